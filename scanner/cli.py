@@ -1,0 +1,96 @@
+"""The `alea` console script: one subcommand per pipeline stage (CONTRACT.md).
+
+Every command reads JSON from a file path or `-` (stdin) and writes JSON to stdout. Bad input never
+produces a traceback: it exits 2 with one line on stderr and the contract's error object on stdout.
+Heavy imports (OpenCV, onnxruntime) happen inside the commands that need them, so `alea check`
+starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from scanner.errors import InputError
+
+EXIT_BAD_INPUT = 2
+
+
+def read_json(source: str) -> object:
+    """Parse JSON from a file path or `-` (stdin), raising InputError for anything unreadable."""
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as fh:
+                text = fh.read()
+    except FileNotFoundError:
+        raise InputError("input.not-found", f"no such file: {source}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError("input.unreadable", f"cannot read {source}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            "json.malformed", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def emit(obj: object) -> None:
+    json.dump(obj, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+# Each command module registers itself here: name -> (help, add_arguments, run).
+Command = tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str, add_arguments: Callable[[argparse.ArgumentParser], None]):
+    """Decorator registering `run(args) -> exit code` as the subcommand `name`."""
+
+    def register(run: Callable[[argparse.Namespace], int]):
+        COMMANDS[name] = (help, add_arguments, run)
+        return run
+
+    return register
+
+
+def _json_file_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="JSON input file, or - for stdin")
+
+
+def _load_commands() -> None:
+    # Imported for their @command registrations; kept here so `alea --help` lists everything.
+    from scanner import commands  # noqa: F401
+
+
+def build_parser() -> argparse.ArgumentParser:
+    _load_commands()
+    parser = argparse.ArgumentParser(
+        prog="alea", description="Alea Iacta Est table companion: referee, scoring and dice vision."
+    )
+    parser.add_argument("--version", action="version", version="alea 0.1.0")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, add_arguments, _run) in sorted(COMMANDS.items()):
+        add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not args.command:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return COMMANDS[args.command][2](args)
+    except InputError as err:
+        print(f"alea {args.command}: {err.message} (at {err.path})", file=sys.stderr)
+        emit(err.to_json())
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
