@@ -1,0 +1,48 @@
+"""JSON inputs of the rules commands (`check`, `round`), validated with their JSON paths.
+
+Shared by the CLI and the web API so both reject bad input with the same error object.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scanner.errors import InputError
+from scanner.rules.components import BUILDINGS, DICE_PER_PLAYER
+from scanner.rules.placement import Move
+from scanner.rules.state import BoardState, expect_dice, expect_list, expect_object, expect_player
+
+
+def parse_check(data: Any) -> tuple[BoardState, Move, tuple[int, ...]]:
+    """`{"state", "move", "roll"?}` → (state, move, roll); roll defaults to the move's dice."""
+    obj = expect_object(data, "$", ("state", "move", "roll"))
+    for key in ("state", "move"):
+        if key not in obj:
+            raise InputError("schema.missing", f"the input needs a '{key}'", "$")
+    state = BoardState.from_json(obj["state"], "$.state")
+    move = expect_object(obj["move"], "$.move", ("player", "building", "dice"))
+    for key in ("player", "building", "dice"):
+        if key not in move:
+            raise InputError("schema.missing", f"the move needs a '{key}'", "$.move")
+    player = expect_player(move["player"], "$.move.player", state.players)
+    building = move["building"]
+    if building not in BUILDINGS:
+        raise InputError(
+            "value.building",
+            f"unknown building {building!r}; buildings are {', '.join(BUILDINGS)}",
+            "$.move.building",
+        )
+    dice = expect_dice(move["dice"], "$.move.dice")
+    if len(dice) > DICE_PER_PLAYER:
+        raise InputError("value.range", f"{len(dice)} dice; a player has 8", "$.move.dice")
+    roll = dice
+    if "roll" in obj:
+        roll = expect_dice(obj["roll"], "$.roll")
+        if not 1 <= len(expect_list(obj["roll"], "$.roll")) <= DICE_PER_PLAYER:
+            raise InputError("value.range", f"a roll has 1 to 8 dice, not {len(roll)}", "$.roll")
+    return state, Move(player, building, dice), roll
+
+
+def parse_round(data: Any) -> BoardState:
+    """The board state at the end of a round (the input is the state itself)."""
+    return BoardState.from_json(data, "$")

@@ -1,0 +1,62 @@
+"""Every legal placement from a roll, python-chess style: a generator of moves.
+
+Candidates are built per building from the roll's multiset (each distinct choice of dice values
+once) and kept when `placement.check` says legal, so there is exactly one copy of each rule.
+
+>>> from scanner.rules.state import BoardState
+>>> s = BoardState.from_json({"players": ["grey", "blue"]})
+>>> sorted({m.building for m in legal_moves(s, "grey", (2, 3))})
+['castrum', 'forum', 'senatus']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from itertools import combinations
+
+from scanner.rules.placement import Move, check, is_run
+from scanner.rules.state import BoardState
+
+
+def sub_multisets(roll: tuple[int, ...], size: int) -> set[tuple[int, ...]]:
+    """The distinct sorted choices of `size` dice from `roll`."""
+    return set(combinations(sorted(roll), size))
+
+
+def candidates(state: BoardState, player: str, roll: tuple[int, ...]) -> Iterator[Move]:
+    """Moves worth judging: the right shape for their building, before the finer rules."""
+    counts = Counter(roll)
+    values = sorted(counts)
+    if state.has_templum:
+        top = max((len(d) for d in state.templum.values()), default=0)
+        need = top + 1 - len(state.templum.get(player, ()))
+        if 1 <= need <= len(roll):
+            for dice in sub_multisets(roll, need):
+                yield Move(player, "templum", dice)
+    for size in range(1, len(values) + 1):
+        for dice in combinations(values, size):
+            if state.senatus.get(player) or is_run(dice):
+                yield Move(player, "senatus", dice)
+    for v, n in counts.items():
+        for k in range(1, n + 1):
+            yield Move(player, "castrum", (v,) * k)
+    for v in values:
+        yield Move(player, "forum", (v,))
+    for a, b in ((1, 4), (2, 3)):
+        if a in counts and b in counts:
+            yield Move(player, "forum", (a, b))
+
+
+def legal_moves(
+    state: BoardState, player: str, roll: tuple[int, ...], include_latrina: bool = True
+) -> Iterator[Move]:
+    """Yield each legal move of `player` with this `roll`; the Latrina only when forced."""
+    found = False
+    for move in candidates(state, player, roll):
+        if check(state, move, roll).legal:
+            found = True
+            yield move
+    if include_latrina and not found and roll:
+        for v in sorted(set(roll)):
+            yield Move(player, "latrina", (v,))

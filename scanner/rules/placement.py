@@ -1,0 +1,297 @@
+"""Placing dice in a building: is it legal, and what does the board look like after?
+
+One function per building, each reading like its paragraph of the rulebook (RULES.md ids in the
+docstrings). `check` runs them in CONTRACT.md's table order, so when several rules fail the first
+one in that table is the one reported.
+
+>>> from scanner.rules.state import BoardState
+>>> s = BoardState.from_json({"players": ["grey", "brown", "blue", "green"],
+...     "forum": [{"player": "green", "value": 1}, {"player": "blue", "value": 2},
+...               {"player": "grey", "value": 3}, {"player": "green", "value": 3},
+...               {"player": "blue", "value": 4}, {"player": "green", "value": 5}]})
+>>> v = check(s, Move("brown", "forum", (2, 3)))
+>>> v.legal, [(d.player, d.value) for d in v.pushed_out]
+(True, [('blue', 4), ('green', 5)])
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from scanner.rules.components import BUILDINGS
+from scanner.rules.state import BoardState, CastrumSet, ForumDie
+
+RULE_IDS = (
+    "move.empty",
+    "move.not-in-roll",
+    "templum.absent",
+    "templum.count",
+    "templum.sum",
+    "senatus.not-a-run",
+    "senatus.not-extending",
+    "senatus.identical",
+    "castrum.mixed",
+    "castrum.identical",
+    "forum.shape",
+    "forum.no-column",
+    "latrina.one-die",
+    "latrina.not-forced",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A player places `dice` (values, sorted) in one `building`."""
+
+    player: str
+    building: str
+    dice: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.building not in BUILDINGS:
+            raise ValueError(f"unknown building {self.building!r}")
+        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "building": self.building, "dice": list(self.dice)}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The referee's answer: legal with the state after, or illegal with a rule id and reason."""
+
+    legal: bool
+    rule: str | None = None
+    reason: str | None = None
+    state: BoardState | None = None
+    pushed_out: tuple[ForumDie, ...] = ()
+
+    def to_json(self) -> dict:
+        if not self.legal:
+            return {"legal": False, "rule": self.rule, "reason": self.reason}
+        return {
+            "legal": True,
+            "state": self.state.to_json(),
+            "pushed_out": [{"player": d.player, "value": d.value} for d in self.pushed_out],
+        }
+
+
+class Illegal(Exception):
+    """Raised inside the building rules; `check` turns it into a Verdict."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(reason)
+        self.rule, self.reason = rule, reason
+
+
+def dice_text(dice: tuple[int, ...] | list[int]) -> str:
+    """'a 5', 'a 3 and a 6', '2, 3 and 4' — dice as a player would say them."""
+    if len(dice) == 1:
+        return f"a {dice[0]}"
+    if len(dice) == 2:
+        return f"a {dice[0]} and a {dice[1]}"
+    return ", ".join(map(str, dice[:-1])) + f" and {dice[-1]}"
+
+
+def check(state: BoardState, move: Move, roll: tuple[int, ...] | None = None) -> Verdict:
+    """Judge `move` against `state`; `roll` defaults to the move's own dice (CONTRACT `check`)."""
+    roll = move.dice if roll is None else tuple(roll)
+    try:
+        if not move.dice:
+            raise Illegal("move.empty", f"{move.player.capitalize()} placed no dice.")
+        if Counter(move.dice) - Counter(roll):
+            raise Illegal(
+                "move.not-in-roll",
+                f"{move.player.capitalize()} cannot place {dice_text(move.dice)} in the "
+                f"{move.building.capitalize()}: the roll was {', '.join(map(str, sorted(roll)))}.",
+            )
+        after, pushed = PLACE[move.building](state, move.player, move.dice, roll)
+    except Illegal as no:
+        return Verdict(False, no.rule, no.reason)
+    supply = dict(after.supply)
+    if move.player in supply:
+        left = supply.pop(move.player) - len(move.dice)
+        if left > 0:
+            supply[move.player] = left
+    return Verdict(True, state=after.with_(supply=supply), pushed_out=pushed)
+
+
+def is_legal(state: BoardState, move: Move, roll: tuple[int, ...] | None = None) -> bool:
+    return check(state, move, roll).legal
+
+
+# ------------------------------------------------------------------------------ Templum
+def place_templum(state: BoardState, player: str, dice: tuple, roll: tuple):
+    """templum.count / templum.sum: bring your total to one die more than the top player's,
+    with a higher sum; a player already there only adds the dice he is short of."""
+    who = player.capitalize()
+    if not state.has_templum:
+        raise Illegal(
+            "templum.absent",
+            f"There is no Templum with {len(state.players)} players, so {who} "
+            f"cannot place {dice_text(dice)} there.",
+        )
+    own = state.templum.get(player, ())
+    top = max(state.templum.items(), key=lambda kv: len(kv[1]), default=(None, ()))
+    need = len(top[1]) + 1
+    total = own + dice
+    if len(total) != need:
+        already = f" with the {len(own)} already there" if own else ""
+        raise Illegal(
+            "templum.count",
+            f"{who}'s {dice_text(dice)} in the Templum make {len(total)} dice"
+            f"{already}; the Templum now needs exactly {need}.",
+        )
+    if sum(total) <= sum(top[1]):
+        raise Illegal(
+            "templum.sum",
+            f"{who}'s {len(total)} dice in the Templum sum to {sum(total)}, "
+            f"not more than {top[0]}'s {sum(top[1])}.",
+        )
+    templum = dict(state.templum)
+    templum[player] = tuple(sorted(total))
+    return state.with_(templum=templum), ()
+
+
+# ------------------------------------------------------------------------------ Senatus
+def is_run(values: tuple[int, ...]) -> bool:
+    """Consecutive distinct values, e.g. (3, 4, 5); a single die is a run."""
+    v = sorted(values)
+    return len(set(v)) == len(v) and v[-1] - v[0] == len(v) - 1
+
+
+def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
+    """senatus.*: one run per player, extended up and/or down, never equal to another run."""
+    who = player.capitalize()
+    own = state.senatus.get(player, ())
+    if len(set(dice)) != len(dice) or (not own and not is_run(dice)):
+        raise Illegal(
+            "senatus.not-a-run",
+            f"{who}'s {dice_text(dice)} in the Senatus are not a run of "
+            "consecutive different values.",
+        )
+    run = tuple(sorted(own + dice))
+    if own and not is_run(run):
+        raise Illegal(
+            "senatus.not-extending",
+            f"{who} already has {'-'.join(map(str, own))} in the Senatus and "
+            f"{dice_text(dice)} do not extend it to one run.",
+        )
+    for other, theirs in state.senatus.items():
+        if other != player and theirs == run:
+            raise Illegal(
+                "senatus.identical",
+                f"{who}'s run {'-'.join(map(str, run))} in the Senatus would equal {other}'s run.",
+            )
+    senatus = dict(state.senatus)
+    senatus[player] = run
+    return state.with_(senatus=senatus), ()
+
+
+# ------------------------------------------------------------------------------ Castrum
+def place_castrum(state: BoardState, player: str, dice: tuple, roll: tuple):
+    """castrum.*: dice of one value, a new set or added to your set of that value; no two sets
+    in the Castrum may have the same value and count."""
+    who = player.capitalize()
+    if len(set(dice)) != 1:
+        raise Illegal(
+            "castrum.mixed", f"{who}'s {dice_text(dice)} in the Castrum are not all the same value."
+        )
+    value = dice[0]
+    sets = list(state.castrum)
+    mine = next((i for i, s in enumerate(sets) if s.player == player and s.value == value), None)
+    count = len(dice) + (sets[mine].count if mine is not None else 0)
+    for s in sets:
+        if s.value == value and s.count == count and s.player != player:
+            raise Illegal(
+                "castrum.identical",
+                f"{who}'s set of {count}×{value} in the Castrum would equal {s.player}'s set.",
+            )
+    new = CastrumSet(player, value, count)
+    if mine is None:
+        sets.append(new)
+    else:
+        sets[mine] = new
+    return state.with_(castrum=tuple(sets)), ()
+
+
+# ------------------------------------------------------------------------------ Forum
+def forum_insert(forum: tuple[ForumDie, ...], new: list[ForumDie]) -> tuple[ForumDie, ...]:
+    """forum.insert: a new die goes left of every die of equal or higher value, so among equal
+    values the newest stands leftmost. Returns the whole row, before any push-out.
+
+    >>> row = forum_insert((ForumDie("green", 3),), [ForumDie("brown", 3)])
+    >>> [d.player for d in row]
+    ['brown', 'green']
+    """
+    # Identity, not equality, marks the new dice: an older die may have the same player and value.
+    new_ids = {id(d) for d in new}
+    row = list(forum)
+    for die in new:
+        at = next(
+            (i for i, d in enumerate(row) if d.value >= die.value and id(d) not in new_ids),
+            len(row),
+        )
+        row.insert(at, die)
+    return tuple(row)
+
+
+def place_forum(state: BoardState, player: str, dice: tuple, roll: tuple):
+    """forum.shape / forum.no-column: one die, or two summing to 5; every placed die must land
+    on a column; dice pushed off the right end go to the Latrina."""
+    who = player.capitalize()
+    if not (len(dice) == 1 or (len(dice) == 2 and sum(dice) == 5)):
+        raise Illegal(
+            "forum.shape",
+            f"{who} cannot place {dice_text(dice)} in the Forum: only one die or "
+            "two dice summing to 5.",
+        )
+    new = [ForumDie(player, v) for v in dice]
+    new_ids = {id(d) for d in new}
+    row = forum_insert(state.forum, new)
+    columns = state.forum_columns
+    kept, pushed = row[:columns], row[columns:]
+    if any(id(d) in new_ids for d in pushed):
+        lost = [d.value for d in pushed if id(d) in new_ids]
+        raise Illegal(
+            "forum.no-column",
+            f"{who}'s {dice_text(lost)} would not land on a column of the Forum "
+            f"({columns} columns, all taken by lower dice).",
+        )
+    latrina = dict(state.latrina)
+    for d in pushed:
+        latrina[d.player] = latrina.get(d.player, 0) + 1
+    return state.with_(forum=tuple(kept), latrina=latrina), tuple(pushed)
+
+
+# ------------------------------------------------------------------------------ Latrina
+def place_latrina(state: BoardState, player: str, dice: tuple, roll: tuple):
+    """latrina.*: exactly one die, and only when no die of the roll can go anywhere else."""
+    who = player.capitalize()
+    if len(dice) != 1:
+        raise Illegal(
+            "latrina.one-die", f"{who} can put only one die on the Latrina, not {len(dice)}."
+        )
+    from scanner.rules.moves import legal_moves  # moves builds on this module
+
+    elsewhere = next(legal_moves(state, player, roll, include_latrina=False), None)
+    if elsewhere is not None:
+        raise Illegal(
+            "latrina.not-forced",
+            f"{who} cannot put {dice_text(dice)} on the Latrina: "
+            f"{dice_text(elsewhere.dice)} can go in the "
+            f"{elsewhere.building.capitalize()}.",
+        )
+    latrina = dict(state.latrina)
+    latrina[player] = latrina.get(player, 0) + 1
+    return state.with_(latrina=latrina), ()
+
+
+PLACE = {
+    "templum": place_templum,
+    "senatus": place_senatus,
+    "castrum": place_castrum,
+    "forum": place_forum,
+    "latrina": place_latrina,
+}

@@ -1,0 +1,311 @@
+"""The board state: what lies in the five buildings, in the one JSON shape of CONTRACT.md.
+
+`BoardState` is an immutable value. `from_json` validates everything a caller can get wrong and
+raises `InputError` with the JSON path of the bad field; `to_json` writes the canonical form
+(Templum dice sorted, zero counts omitted), so equal states serialise identically.
+
+>>> s = BoardState.from_json({"players": ["grey", "blue", "green"],
+...                           "forum": [{"player": "blue", "value": 2}]})
+>>> s.forum
+(ForumDie(player='blue', value=2),)
+>>> s.to_json()["latrina"]
+{}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scanner.errors import InputError
+from scanner.rules.components import (
+    DICE_PER_PLAYER,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PLAYER_COLORS,
+    forum_columns,
+    templum_in_play,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ForumDie:
+    """One die on a Forum column pedestal."""
+
+    player: str
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class CastrumSet:
+    """A set in the Castrum: `count` dice of one `value`, all of one player."""
+
+    player: str
+    value: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardState:
+    """The five buildings plus the dice still in front of each player (`supply`).
+
+    Mappings hold only non-empty entries: a player absent from `senatus` has no run.
+    """
+
+    players: tuple[str, ...]
+    templum: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    senatus: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    castrum: tuple[CastrumSet, ...] = ()
+    forum: tuple[ForumDie, ...] = ()
+    latrina: Mapping[str, int] = field(default_factory=dict)
+    supply: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def forum_columns(self) -> int:
+        """Column pedestals of this game's Forum: players + 2."""
+        return forum_columns(len(self.players))
+
+    @property
+    def has_templum(self) -> bool:
+        return templum_in_play(len(self.players))
+
+    def placed(self, player: str) -> int:
+        """Dice of `player` lying in the four scoring buildings (not the Latrina)."""
+        return (
+            len(self.templum.get(player, ()))
+            + len(self.senatus.get(player, ()))
+            + sum(s.count for s in self.castrum if s.player == player)
+            + sum(1 for d in self.forum if d.player == player)
+        )
+
+    def with_(self, **changes: Any) -> BoardState:
+        """A copy with some buildings replaced (the state itself never changes)."""
+        return replace(self, **changes)
+
+    # ----------------------------------------------------------------------------- JSON
+    @classmethod
+    def from_json(cls, data: Any, path: str = "$") -> BoardState:
+        """Validate a board-state JSON object; raise InputError naming the bad field."""
+        return _parse_state(data, path)
+
+    def to_json(self) -> dict:
+        """The canonical JSON object (CONTRACT.md "Board state")."""
+        return {
+            "players": list(self.players),
+            "templum": {p: sorted(v) for p, v in self._in_seat_order(self.templum)},
+            "senatus": {p: list(v) for p, v in self._in_seat_order(self.senatus)},
+            "castrum": [
+                {"player": s.player, "value": s.value, "count": s.count} for s in self.castrum
+            ],
+            "forum": [{"player": d.player, "value": d.value} for d in self.forum],
+            "latrina": {p: n for p, n in self._in_seat_order(self.latrina) if n},
+            "supply": {p: n for p, n in self._in_seat_order(self.supply) if n},
+        }
+
+    def _in_seat_order(self, mapping: Mapping[str, Any]) -> Iterable[tuple[str, Any]]:
+        return ((p, mapping[p]) for p in self.players if p in mapping)
+
+
+# ------------------------------------------------------------------------------ parsing
+STATE_KEYS = ("players", "templum", "senatus", "castrum", "forum", "latrina", "supply")
+
+
+def expect_object(data: Any, path: str, allowed: Iterable[str] | None = None) -> dict:
+    """`data` must be a JSON object whose keys are all in `allowed` (when given)."""
+    if not isinstance(data, dict):
+        raise InputError("schema.type", f"expected an object, got {_kind(data)}", path)
+    if allowed is not None:
+        allowed = tuple(allowed)
+        for key in data:
+            if key not in allowed:
+                raise InputError(
+                    "schema.unknown-field",
+                    f"unknown field {key!r}; expected one of {', '.join(allowed)}",
+                    f"{path}.{key}",
+                )
+    return data
+
+
+def expect_list(data: Any, path: str) -> list:
+    if not isinstance(data, list):
+        raise InputError("schema.type", f"expected a list, got {_kind(data)}", path)
+    return data
+
+
+def expect_int(data: Any, path: str, lo: int, hi: int, what: str = "value") -> int:
+    # bool is an int subclass in Python, but `true` is never a count or a pip value.
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise InputError("schema.type", f"expected an integer {what}, got {_kind(data)}", path)
+    if not lo <= data <= hi:
+        raise InputError("value.range", f"{what} {data} is not between {lo} and {hi}", path)
+    return data
+
+
+def expect_die(data: Any, path: str) -> int:
+    if isinstance(data, int) and not isinstance(data, bool) and not 1 <= data <= 6:
+        raise InputError("value.die", f"die value {data} is not between 1 and 6", path)
+    return expect_int(data, path, 1, 6, "die value")
+
+
+def expect_dice(data: Any, path: str) -> tuple[int, ...]:
+    return tuple(expect_die(v, f"{path}[{i}]") for i, v in enumerate(expect_list(data, path)))
+
+
+def expect_player(data: Any, path: str, players: Iterable[str] | None = None) -> str:
+    if not isinstance(data, str):
+        raise InputError("schema.type", f"expected a player colour, got {_kind(data)}", path)
+    if data not in PLAYER_COLORS:
+        raise InputError(
+            "value.color",
+            f"unknown colour {data!r}; players are {', '.join(PLAYER_COLORS)}",
+            path,
+        )
+    if players is not None and data not in players:
+        raise InputError("state.unknown-player", f"{data} is not playing in this game", path)
+    return data
+
+
+def _kind(data: Any) -> str:
+    return {
+        dict: "an object",
+        list: "a list",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+        float: "a number",
+    }.get(type(data), type(data).__name__)
+
+
+def _parse_players(data: Any, path: str) -> tuple[str, ...]:
+    players = expect_list(data, path)
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InputError(
+            "state.player-count", f"{len(players)} players; the game needs 2 to 5", path
+        )
+    seen: list[str] = []
+    for i, p in enumerate(players):
+        expect_player(p, f"{path}[{i}]")
+        if p in seen:
+            raise InputError("state.duplicate-player", f"{p} is listed twice", f"{path}[{i}]")
+        seen.append(p)
+    return tuple(seen)
+
+
+def _parse_player_dice(data: Any, path: str, players: tuple[str, ...]) -> dict[str, tuple]:
+    out = {}
+    for p, dice in expect_object(data, path).items():
+        expect_player(p, f"{path}.{p}", players)
+        values = expect_dice(dice, f"{path}.{p}")
+        if values:
+            out[p] = values
+    return out
+
+
+def _parse_counts(data: Any, path: str, players: tuple[str, ...]) -> dict[str, int]:
+    out = {}
+    for p, n in expect_object(data, path).items():
+        expect_player(p, f"{path}.{p}", players)
+        if expect_int(n, f"{path}.{p}", 0, DICE_PER_PLAYER, "dice count"):
+            out[p] = n
+    return out
+
+
+def _parse_state(data: Any, path: str) -> BoardState:
+    obj = expect_object(data, path, STATE_KEYS)
+    if "players" not in obj:
+        raise InputError("schema.missing", "the board state needs a 'players' list", path)
+    players = _parse_players(obj["players"], f"{path}.players")
+
+    templum = _parse_player_dice(obj.get("templum", {}), f"{path}.templum", players)
+    if templum and not templum_in_play(len(players)):
+        raise InputError(
+            "state.templum-absent",
+            f"there is no Templum with {len(players)} players",
+            f"{path}.templum",
+        )
+    counts: dict[int, str] = {}
+    for p, dice in templum.items():
+        if len(dice) in counts:
+            raise InputError(
+                "state.templum-counts",
+                f"{counts[len(dice)]} and {p} both have {len(dice)} dice in the Templum; "
+                "counts there are always different",
+                f"{path}.templum.{p}",
+            )
+        counts[len(dice)] = p
+
+    senatus = _parse_player_dice(obj.get("senatus", {}), f"{path}.senatus", players)
+    runs: dict[tuple, str] = {}
+    for p, run in senatus.items():
+        if list(run) != list(range(run[0], run[0] + len(run))):
+            raise InputError(
+                "state.senatus-run",
+                f"{p}'s Senate dice {list(run)} are not one ascending run",
+                f"{path}.senatus.{p}",
+            )
+        if run in runs:
+            raise InputError(
+                "state.senatus-identical",
+                f"{runs[run]} and {p} have the same run {list(run)}",
+                f"{path}.senatus.{p}",
+            )
+        runs[run] = p
+
+    castrum = []
+    for i, item in enumerate(expect_list(obj.get("castrum", []), f"{path}.castrum")):
+        ipath = f"{path}.castrum[{i}]"
+        expect_object(item, ipath, ("player", "value", "count"))
+        for key in ("player", "value", "count"):
+            if key not in item:
+                raise InputError("schema.missing", f"a Castrum set needs '{key}'", ipath)
+        s = CastrumSet(
+            expect_player(item["player"], f"{ipath}.player", players),
+            expect_die(item["value"], f"{ipath}.value"),
+            expect_int(item["count"], f"{ipath}.count", 1, DICE_PER_PLAYER, "dice count"),
+        )
+        for other in castrum:
+            if other.player == s.player and other.value == s.value:
+                raise InputError(
+                    "state.castrum-two-sets", f"{s.player} has two sets of {s.value}s", ipath
+                )
+            if (other.value, other.count) == (s.value, s.count):
+                raise InputError(
+                    "state.castrum-identical",
+                    f"two sets of {s.count}×{s.value} in the Castrum",
+                    ipath,
+                )
+        castrum.append(s)
+
+    forum = []
+    for i, item in enumerate(expect_list(obj.get("forum", []), f"{path}.forum")):
+        ipath = f"{path}.forum[{i}]"
+        expect_object(item, ipath, ("player", "value"))
+        for key in ("player", "value"):
+            if key not in item:
+                raise InputError("schema.missing", f"a Forum die needs '{key}'", ipath)
+        die = ForumDie(
+            expect_player(item["player"], f"{ipath}.player", players),
+            expect_die(item["value"], f"{ipath}.value"),
+        )
+        if forum and forum[-1].value > die.value:
+            raise InputError(
+                "state.forum-order", "Forum dice must be sorted by value, left to right", ipath
+            )
+        forum.append(die)
+    if len(forum) > forum_columns(len(players)):
+        raise InputError(
+            "state.forum-columns",
+            f"{len(forum)} dice on a Forum of {forum_columns(len(players))} columns",
+            f"{path}.forum",
+        )
+
+    return BoardState(
+        players=players,
+        templum=templum,
+        senatus=senatus,
+        castrum=tuple(castrum),
+        forum=tuple(forum),
+        latrina=_parse_counts(obj.get("latrina", {}), f"{path}.latrina", players),
+        supply=_parse_counts(obj.get("supply", {}), f"{path}.supply", players),
+    )
