@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
 
-from scanner.rules.placement import Move, check, is_run
+from scanner.rules.placement import Move, check
 from scanner.rules.state import BoardState
 
 
@@ -34,10 +34,7 @@ def candidates(state: BoardState, player: str, roll: tuple[int, ...]) -> Iterato
         if 1 <= need <= len(roll):
             for dice in sub_multisets(roll, need):
                 yield Move(player, "templum", dice)
-    for size in range(1, len(values) + 1):
-        for dice in combinations(values, size):
-            if state.senatus.get(player) or is_run(dice):
-                yield Move(player, "senatus", dice)
+    yield from senate_candidates(player, state.senatus.get(player, ()), set(values))
     for v, n in counts.items():
         for k in range(1, n + 1):
             yield Move(player, "castrum", (v,) * k)
@@ -46,6 +43,21 @@ def candidates(state: BoardState, player: str, roll: tuple[int, ...]) -> Iterato
     for a, b in ((1, 4), (2, 3)):
         if a in counts and b in counts:
             yield Move(player, "forum", (a, b))
+
+
+def senate_candidates(player: str, own: tuple[int, ...], values: set[int]) -> Iterator[Move]:
+    """Runs from the roll's values: any run of them when `own` is empty, otherwise the dice
+    that extend `own` down and/or up to one run (nothing else can be legal)."""
+    lo, hi = (own[0], own[-1]) if own else (7, 0)
+    for start in range(1, 7):
+        for end in range(start, 7):
+            run = range(start, end + 1)
+            if own and not (start <= lo and end >= hi):
+                continue
+            dice = tuple(v for v in run if not lo <= v <= hi)
+            if not dice or any(v not in values for v in dice):
+                continue
+            yield Move(player, "senatus", dice)
 
 
 def legal_moves(

@@ -1,8 +1,9 @@
 """Placing dice in a building: is it legal, and what does the board look like after?
 
 One function per building, each reading like its paragraph of the rulebook (RULES.md ids in the
-docstrings). `check` runs them in CONTRACT.md's table order, so when several rules fail the first
-one in that table is the one reported.
+docstrings); each raises `Illegal` or returns the buildings it changes and the dice it pushed out.
+`check` runs them in CONTRACT.md's table order, so when several rules fail the first one in that
+table is the one reported.
 
 >>> from scanner.rules.state import BoardState
 >>> s = BoardState.from_json({"players": ["grey", "brown", "blue", "green"],
@@ -16,7 +17,6 @@ one in that table is the one reported.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from scanner.rules.components import BUILDINGS
@@ -100,21 +100,32 @@ def check(state: BoardState, move: Move, roll: tuple[int, ...] | None = None) ->
     try:
         if not move.dice:
             raise Illegal("move.empty", f"{move.player.capitalize()} placed no dice.")
-        if Counter(move.dice) - Counter(roll):
+        if not in_roll(move.dice, roll):
             raise Illegal(
                 "move.not-in-roll",
                 f"{move.player.capitalize()} cannot place {dice_text(move.dice)} in the "
                 f"{move.building.capitalize()}: the roll was {', '.join(map(str, sorted(roll)))}.",
             )
-        after, pushed = PLACE[move.building](state, move.player, move.dice, roll)
+        changes, pushed = PLACE[move.building](state, move.player, move.dice, roll)
     except Illegal as no:
         return Verdict(False, no.rule, no.reason)
-    supply = dict(after.supply)
+    supply = dict(state.supply)
     if move.player in supply:
         left = supply.pop(move.player) - len(move.dice)
         if left > 0:
             supply[move.player] = left
-    return Verdict(True, state=after.with_(supply=supply), pushed_out=pushed)
+    return Verdict(True, state=state.with_(supply=supply, **changes), pushed_out=pushed)
+
+
+def in_roll(dice: tuple[int, ...], roll: tuple[int, ...]) -> bool:
+    """Are all `dice` (as a multiset) among the `roll`?"""
+    left = list(roll)
+    try:
+        for v in dice:
+            left.remove(v)
+    except ValueError:
+        return False
+    return True
 
 
 def is_legal(state: BoardState, move: Move, roll: tuple[int, ...] | None = None) -> bool:
@@ -151,7 +162,7 @@ def place_templum(state: BoardState, player: str, dice: tuple, roll: tuple):
         )
     templum = dict(state.templum)
     templum[player] = tuple(sorted(total))
-    return state.with_(templum=templum), ()
+    return {"templum": templum}, ()
 
 
 # ------------------------------------------------------------------------------ Senatus
@@ -186,7 +197,7 @@ def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
             )
     senatus = dict(state.senatus)
     senatus[player] = run
-    return state.with_(senatus=senatus), ()
+    return {"senatus": senatus}, ()
 
 
 # ------------------------------------------------------------------------------ Castrum
@@ -213,7 +224,7 @@ def place_castrum(state: BoardState, player: str, dice: tuple, roll: tuple):
         sets.append(new)
     else:
         sets[mine] = new
-    return state.with_(castrum=tuple(sets)), ()
+    return {"castrum": tuple(sets)}, ()
 
 
 # ------------------------------------------------------------------------------ Forum
@@ -262,7 +273,7 @@ def place_forum(state: BoardState, player: str, dice: tuple, roll: tuple):
     latrina = dict(state.latrina)
     for d in pushed:
         latrina[d.player] = latrina.get(d.player, 0) + 1
-    return state.with_(forum=tuple(kept), latrina=latrina), tuple(pushed)
+    return {"forum": tuple(kept), "latrina": latrina}, tuple(pushed)
 
 
 # ------------------------------------------------------------------------------ Latrina
@@ -285,7 +296,7 @@ def place_latrina(state: BoardState, player: str, dice: tuple, roll: tuple):
         )
     latrina = dict(state.latrina)
     latrina[player] = latrina.get(player, 0) + 1
-    return state.with_(latrina=latrina), ()
+    return {"latrina": latrina}, ()
 
 
 PLACE = {
