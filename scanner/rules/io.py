@@ -44,5 +44,11 @@ def parse_check(data: Any) -> tuple[BoardState, Move, tuple[int, ...]]:
 
 
 def parse_round(data: Any) -> BoardState:
-    """The board state at the end of a round (the input is the state itself)."""
+    """The board state at the end of a round. The input is the state itself; `{"state": ...}`
+    (what `alea scan` and `alea check` print) is accepted too, so their output pipes in."""
+    if isinstance(data, dict) and "state" in data and "players" not in data:
+        if data["state"] is None:
+            raise InputError("state.none", "there is no board state (the scan found no board)",
+                             "$.state")
+        return BoardState.from_json(data["state"], "$.state")
     return BoardState.from_json(data, "$")
