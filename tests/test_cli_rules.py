@@ -153,12 +153,24 @@ def test_round_bad_input(state, code):
 
 
 def test_round_reads_check_output_from_a_pipe():
-    rc, out, _ = alea("check", "-", stdin=json.dumps({
-        "state": {"players": PLAYERS, "senatus": {"grey": [3, 4, 5]}, "supply": {"blue": 8}},
-        "move": {"player": "blue", "building": "senatus", "dice": [4, 5, 6]}}))
+    rc, out, _ = alea(
+        "check",
+        "-",
+        stdin=json.dumps(
+            {
+                "state": {
+                    "players": PLAYERS,
+                    "senatus": {"grey": [3, 4, 5]},
+                    "supply": {"blue": 8},
+                },
+                "move": {"player": "blue", "building": "senatus", "dice": [4, 5, 6]},
+            }
+        ),
+    )
     assert rc == 0 and out["legal"]
     rc, scored, _ = alea("round", "-", stdin=json.dumps(out))
     assert rc == 0 and scored["senatus"] == ["blue", "grey"]
     assert scored["repete"] == {"blue": 5}
-    assert_bad_input(*alea("round", "-", stdin='{"state": null}'), code="state.none",
-                     path="$.state")
+    assert_bad_input(
+        *alea("round", "-", stdin='{"state": null}'), code="state.none", path="$.state"
+    )

@@ -1,0 +1,38 @@
+"""The tablet web UI: a Flask app factory, an API blueprint mirroring the CLI, and the pages.
+
+Views are thin: they parse with the same functions as the CLI (`scanner.rules.io`) and call the
+same rules, so a calculator answer in the browser equals the command-line answer byte for byte.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+# JSON bodies are small (a final inventory is a few kB); anything bigger is refused early.
+MAX_BODY_BYTES = 1 << 20
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app. `config` may set DATA_DIR (the game data folder) and GAME_PIN."""
+    app = Flask(__name__, instance_relative_config=False)
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        DATA_DIR=str(Path.cwd() / "alea-data"),
+        GAME_PIN=f"{secrets.randbelow(10**4):04d}",
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config or {})
+    app.json.sort_keys = False
+
+    from werkzeug.exceptions import HTTPException
+
+    from webui.api import api, http_error
+    from webui.pages import pages
+
+    app.register_blueprint(api)
+    app.register_blueprint(pages)
+    app.register_error_handler(HTTPException, http_error)
+    return app

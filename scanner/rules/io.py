@@ -48,7 +48,8 @@ def parse_round(data: Any) -> BoardState:
     (what `alea scan` and `alea check` print) is accepted too, so their output pipes in."""
     if isinstance(data, dict) and "state" in data and "players" not in data:
         if data["state"] is None:
-            raise InputError("state.none", "there is no board state (the scan found no board)",
-                             "$.state")
+            raise InputError(
+                "state.none", "there is no board state (the scan found no board)", "$.state"
+            )
         return BoardState.from_json(data["state"], "$.state")
     return BoardState.from_json(data, "$")

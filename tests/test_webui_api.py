@@ -1,0 +1,107 @@
+"""The JSON API mirrors the CLI: same inputs, same outputs, same error objects."""
+
+import json
+
+import pytest
+
+from webui import MAX_BODY_BYTES, create_app
+
+PLAYERS = ["grey", "brown", "blue", "green"]
+
+
+@pytest.fixture()
+def client(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True}).test_client()
+
+
+def test_check_matches_the_cli(client):
+    from tests.cli import alea
+
+    body = {
+        "state": {"players": PLAYERS, "forum": [{"player": "green", "value": 3}]},
+        "move": {"player": "blue", "building": "forum", "dice": [3]},
+        "roll": [3, 6],
+    }
+    res = client.post("/api/check", json=body)
+    assert res.status_code == 200
+    rc, cli_out, _ = alea("check", "-", stdin=json.dumps(body))
+    assert rc == 0 and res.get_json() == cli_out
+    assert [d["player"] for d in cli_out["state"]["forum"]] == ["blue", "green"]
+
+
+def test_check_illegal_is_200_with_rule(client):
+    res = client.post(
+        "/api/check",
+        json={
+            "state": {"players": PLAYERS[:3]},
+            "move": {"player": "grey", "building": "templum", "dice": [6]},
+        },
+    )
+    assert res.status_code == 200
+    assert res.get_json()["rule"] == "templum.absent"
+
+
+def test_round(client):
+    res = client.post(
+        "/api/round", json={"players": PLAYERS, "senatus": {"grey": [1, 2]}, "supply": {"blue": 2}}
+    )
+    assert res.status_code == 200
+    assert res.get_json() == {
+        "templum": {},
+        "senatus": ["grey"],
+        "castrum": [],
+        "forum": [],
+        "repete": {"blue": 2},
+    }
+
+
+@pytest.mark.parametrize(
+    "url,body,code,path",
+    [
+        ("/api/check", "{nope", "json.malformed", "$"),
+        ("/api/check", "", "json.malformed", "$"),
+        (
+            "/api/check",
+            json.dumps({"state": {"players": ["grey", "pink"]}, "move": {}}),
+            "value.color",
+            "$.state.players[1]",
+        ),
+        (
+            "/api/round",
+            json.dumps({"players": ["grey", "blue"], "forum": [{"player": "grey", "value": 0}]}),
+            "value.die",
+            "$.forum[0].value",
+        ),
+        ("/api/round", "null", "schema.type", "$"),
+    ],
+)
+def test_bad_input_is_400_with_the_error_object(client, url, body, code, path):
+    res = client.post(url, data=body, content_type="application/json")
+    assert res.status_code == 400
+    assert res.get_json() == {
+        "error": {"code": code, "message": res.get_json()["error"]["message"], "path": path}
+    }
+
+
+def test_body_size_limit(client):
+    res = client.post(
+        "/api/check", data="x" * (MAX_BODY_BYTES + 1), content_type="application/json"
+    )
+    assert res.status_code == 413
+    assert res.get_json()["error"]["code"] == "input.too-large"
+
+
+def test_unknown_api_route_and_method_answer_json(client):
+    res = client.get("/api/nothing")
+    assert res.status_code == 404 and res.get_json()["error"]["code"] == "http.not-found"
+    res = client.get("/api/check")
+    assert res.status_code == 405 and res.get_json()["error"]["code"] == "http.method"
+
+
+def test_pages_render_with_local_assets_only(client):
+    for url in ("/", "/final", "/referee"):
+        res = client.get(url)
+        assert res.status_code == 200
+        html = res.get_data(as_text=True)
+        assert "http://" not in html and "https://" not in html, "no CDN or remote asset"
+    assert client.get("/static/app.css").status_code == 200

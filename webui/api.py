@@ -1,0 +1,73 @@
+"""`/api/*`: the CLI's calculators over HTTP, with the same input, output and error objects.
+
+They need no PIN (CONTRACT.md): they read nothing of the game in progress and change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Blueprint, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from scanner.errors import InputError
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _body() -> object:
+    data = request.get_json(silent=True, force=True)
+    if data is None:
+        raw = request.get_data(cache=True)
+        if raw.strip() != b"null":
+            raise InputError("json.malformed", "the request body is not valid JSON")
+    return data
+
+
+def calculator(run: Callable[[object], dict]):
+    """Wrap `run(parsed JSON) -> output dict` as a POST view answering 200 or 400."""
+
+    def view():
+        try:
+            return jsonify(run(_body()))
+        except InputError as err:
+            return jsonify(err.to_json()), 400
+
+    view.__name__ = run.__name__
+    return view
+
+
+def _check(data: object) -> dict:
+    from scanner.rules.io import parse_check
+    from scanner.rules.placement import check
+
+    return check(*parse_check(data)).to_json()
+
+
+def _round(data: object) -> dict:
+    from scanner.rules.io import parse_round
+    from scanner.rules.round import score_round
+
+    return score_round(parse_round(data)).to_json()
+
+
+def _final(data: object) -> dict:
+    from scanner.rules.final import score_final_json
+
+    return score_final_json(data)
+
+
+api.add_url_rule("/check", view_func=calculator(_check), methods=["POST"])
+api.add_url_rule("/round", view_func=calculator(_round), methods=["POST"])
+api.add_url_rule("/final", view_func=calculator(_final), methods=["POST"])
+
+
+def http_error(exc: HTTPException):
+    """Even a 404 or a 413 under /api answers with the contract's error object (registered on
+    the app: a blueprint never sees requests for routes it does not have)."""
+    if not request.path.startswith("/api/"):
+        return exc
+    code = {404: "http.not-found", 405: "http.method", 413: "input.too-large"}.get(
+        exc.code, "http.error"
+    )
+    return jsonify(InputError(code, exc.description or exc.name).to_json()), exc.code

@@ -1,0 +1,58 @@
+// English and German labels. Elements carry data-i18n="key"; JS uses t("key").
+const I18N = {
+  en: {
+    "nav.referee": "Referee", "nav.final": "Final scoring",
+    "home.referee": "Is this placement legal? Score a round.",
+    "home.final": "Every player's points with the best assignment of patricians.",
+    "final.add": "Add player", "final.score": "Score the game", "final.provinces": "Provinces",
+    "final.patricians": "Patricians", "final.senate": "Senate cards", "final.fortuna": "Fortuna tiles",
+    "final.repete": "Repete chips", "final.remove": "Remove", "final.total": "Total",
+    "final.winner": "Winner", "final.winners": "Winners", "final.unplaced": "Unplaced",
+    "final.breakdown.provinces": "Provinces", "final.breakdown.patricians": "Patricians",
+    "final.breakdown.senate": "Senate", "final.breakdown.fortuna": "Fortuna",
+    "final.breakdown.repete": "Repete", "final.border": "Border province", "final.free": "Free province",
+    "referee.board": "Board", "referee.move": "Move", "referee.check": "Check",
+    "referee.round": "Score round", "referee.legal": "Legal", "referee.illegal": "Illegal",
+    "referee.apply": "Apply", "referee.clear": "Clear", "referee.roll": "Roll (optional)",
+    "referee.players": "Players (seating order)", "referee.dice": "Dice",
+    "woman": "woman", "man": "man",
+  },
+  de: {
+    "nav.referee": "Schiedsrichter", "nav.final": "Schlusswertung",
+    "home.referee": "Ist dieser Zug erlaubt? Eine Runde werten.",
+    "home.final": "Die Punkte jedes Spielers mit der besten Verteilung der Patrizier.",
+    "final.add": "Spieler hinzufügen", "final.score": "Spiel werten", "final.provinces": "Provinzen",
+    "final.patricians": "Patrizier", "final.senate": "Senatskarten", "final.fortuna": "Fortuna-Plättchen",
+    "final.repete": "Repete-Chips", "final.remove": "Entfernen", "final.total": "Summe",
+    "final.winner": "Sieger", "final.winners": "Sieger", "final.unplaced": "Nicht untergebracht",
+    "final.breakdown.provinces": "Provinzen", "final.breakdown.patricians": "Patrizier",
+    "final.breakdown.senate": "Senat", "final.breakdown.fortuna": "Fortuna",
+    "final.breakdown.repete": "Repete", "final.border": "Grenzprovinz", "final.free": "Freie Provinz",
+    "referee.board": "Spielbrett", "referee.move": "Zug", "referee.check": "Prüfen",
+    "referee.round": "Runde werten", "referee.legal": "Erlaubt", "referee.illegal": "Nicht erlaubt",
+    "referee.apply": "Übernehmen", "referee.clear": "Leeren", "referee.roll": "Wurf (optional)",
+    "referee.players": "Spieler (Sitzreihenfolge)", "referee.dice": "Würfel",
+    "woman": "Frau", "man": "Mann",
+  },
+};
+let LANG = localStorage.getItem("alea.lang") || (navigator.language || "en").slice(0, 2);
+if (!I18N[LANG]) LANG = "en";
+function t(key) { return (I18N[LANG] && I18N[LANG][key]) || I18N.en[key] || key; }
+function applyI18n(root) {
+  (root || document).querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.documentElement.lang = LANG;
+  const b = document.getElementById("lang");
+  if (b) b.textContent = LANG === "en" ? "DE" : "EN";
+}
+// Colour plus symbol for every colour, so colour-blind players can tell them apart.
+const SYMBOL = { grey: "●", brown: "■", blue: "▲", green: "◆", yellow: "★",
+  red: "♥", purple: "♣", orange: "✚", joker: "✱" };
+const ROMAN = ["0", "I", "II", "III", "IV"];
+document.addEventListener("DOMContentLoaded", () => {
+  applyI18n();
+  const b = document.getElementById("lang");
+  if (b) b.addEventListener("click", () => {
+    LANG = LANG === "en" ? "de" : "en"; localStorage.setItem("alea.lang", LANG); applyI18n();
+    document.dispatchEvent(new Event("alea:lang"));
+  });
+});
