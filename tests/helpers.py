@@ -8,8 +8,8 @@ from scanner.rules.state import BoardState
 FOUR = ["grey", "brown", "blue", "green"]
 
 
-def state(players=None, **buildings) -> BoardState:
-    return BoardState.from_json({"players": players or FOUR, **buildings})
+def state(players=None, strict=True, **buildings) -> BoardState:
+    return BoardState.from_json({"players": players or FOUR, **buildings}, strict=strict)
 
 
 def verdict(st: BoardState, player: str, building: str, dice, roll=None):

@@ -162,14 +162,17 @@ class Game:
         self._log("repete", player=player, rerolled=list(dice), dice=list(self.roll_))
         return self.roll_
 
-    def place(self, move: Move) -> Verdict:
-        """Judge and, when legal, apply the current player's placement against his roll."""
+    def place(self, move: Move, verdict: Verdict | None = None) -> Verdict:
+        """Judge and, when legal, apply the current player's placement against his roll.
+
+        When no roll was recorded (a camera sees the dice land, not the roll), the move is
+        judged against its own dice, as CONTRACT `check` does without a roll. A caller that
+        judged the move itself from more evidence (the referee) passes its `verdict`."""
         player = self._require_player()
         if move.player != player:
             raise ValueError(f"it is {player}'s turn, not {move.player}'s")
-        if self.roll_ is None:
-            raise ValueError("roll before placing")
-        verdict = check(self.state, move, self.roll_)
+        if verdict is None:
+            verdict = check(self.state, move, self.roll_)
         self._log(
             "place",
             move=move.to_json(),
@@ -188,6 +191,20 @@ class Game:
         self.pos += 1
         self._advance_to_player_with_dice()
         return verdict
+
+    def correct(self, state: BoardState, why: str) -> None:
+        """Replace the board by what the players say it is (a misread die, a move entered by
+        hand); turn order is kept. Dice in front of players are recounted from the board."""
+        if state.players != self.state.players:
+            raise ValueError("a correction cannot change the players or their order")
+        supply = {p: 8 - state.placed(p) - state.latrina.get(p, 0) for p in state.players}
+        if any(n < 0 for n in supply.values()):
+            raise ValueError("a correction cannot give a player more than 8 dice")
+        self.state = state.with_(supply={p: n for p, n in supply.items() if n})
+        self._log("correct", state=self.state.to_json(), why=why)
+        if self.current_player is not None and not self.state.supply.get(self.current_player):
+            self.pos += 1
+            self._advance_to_player_with_dice()
 
     def _require_player(self) -> str:
         player = self.current_player

@@ -96,9 +96,12 @@ class BoardState:
 
     # ----------------------------------------------------------------------------- JSON
     @classmethod
-    def from_json(cls, data: Any, path: str = "$") -> BoardState:
-        """Validate a board-state JSON object; raise InputError naming the bad field."""
-        return _parse_state(data, path)
+    def from_json(cls, data: Any, path: str = "$", strict: bool = True) -> BoardState:
+        """Validate a board-state JSON object; raise InputError naming the bad field.
+
+        `strict=False` checks only types, colours and values, not the invariants of legal play
+        (see `check_invariants`): for what a camera saw, which may be an illegal placement."""
+        return _parse_state(data, path, strict)
 
     def to_json(self) -> dict:
         """The canonical JSON object (CONTRACT.md "Board state")."""
@@ -222,21 +225,68 @@ def _parse_counts(data: Any, path: str, players: tuple[str, ...]) -> dict[str, i
     return out
 
 
-def _parse_state(data: Any, path: str) -> BoardState:
+def _parse_state(data: Any, path: str, strict: bool) -> BoardState:
     obj = expect_object(data, path, STATE_KEYS)
     if "players" not in obj:
         raise InputError("schema.missing", "the board state needs a 'players' list", path)
     players = _parse_players(obj["players"], f"{path}.players")
-
     templum = _parse_player_dice(obj.get("templum", {}), f"{path}.templum", players)
-    if templum and not templum_in_play(len(players)):
+    senatus = _parse_player_dice(obj.get("senatus", {}), f"{path}.senatus", players)
+
+    castrum = []
+    for i, item in enumerate(expect_list(obj.get("castrum", []), f"{path}.castrum")):
+        ipath = f"{path}.castrum[{i}]"
+        expect_object(item, ipath, ("player", "value", "count"))
+        for key in ("player", "value", "count"):
+            if key not in item:
+                raise InputError("schema.missing", f"a Castrum set needs '{key}'", ipath)
+        castrum.append(
+            CastrumSet(
+                expect_player(item["player"], f"{ipath}.player", players),
+                expect_die(item["value"], f"{ipath}.value"),
+                expect_int(item["count"], f"{ipath}.count", 1, DICE_PER_PLAYER, "dice count"),
+            )
+        )
+
+    forum = []
+    for i, item in enumerate(expect_list(obj.get("forum", []), f"{path}.forum")):
+        ipath = f"{path}.forum[{i}]"
+        expect_object(item, ipath, ("player", "value"))
+        for key in ("player", "value"):
+            if key not in item:
+                raise InputError("schema.missing", f"a Forum die needs '{key}'", ipath)
+        forum.append(
+            ForumDie(
+                expect_player(item["player"], f"{ipath}.player", players),
+                expect_die(item["value"], f"{ipath}.value"),
+            )
+        )
+
+    state = BoardState(
+        players=players,
+        templum=templum,
+        senatus={p: tuple(sorted(run)) for p, run in senatus.items()} if not strict else senatus,
+        castrum=tuple(castrum),
+        forum=tuple(forum),
+        latrina=_parse_counts(obj.get("latrina", {}), f"{path}.latrina", players),
+        supply=_parse_counts(obj.get("supply", {}), f"{path}.supply", players),
+    )
+    if strict:
+        check_invariants(state, path)
+    return state
+
+
+def check_invariants(state: BoardState, path: str = "$") -> None:
+    """What every state reached by legal play satisfies (CONTRACT "Board state"); raise
+    InputError at the first field that breaks it. A camera can see states that break these
+    (that is how illegal placements show), so the scanner and referee parse without them."""
+    n = len(state.players)
+    if state.templum and not templum_in_play(n):
         raise InputError(
-            "state.templum-absent",
-            f"there is no Templum with {len(players)} players",
-            f"{path}.templum",
+            "state.templum-absent", f"there is no Templum with {n} players", f"{path}.templum"
         )
     counts: dict[int, str] = {}
-    for p, dice in templum.items():
+    for p, dice in state.templum.items():
         if len(dice) in counts:
             raise InputError(
                 "state.templum-counts",
@@ -246,9 +296,8 @@ def _parse_state(data: Any, path: str) -> BoardState:
             )
         counts[len(dice)] = p
 
-    senatus = _parse_player_dice(obj.get("senatus", {}), f"{path}.senatus", players)
     runs: dict[tuple, str] = {}
-    for p, run in senatus.items():
+    for p, run in state.senatus.items():
         if list(run) != list(range(run[0], run[0] + len(run))):
             raise InputError(
                 "state.senatus-run",
@@ -263,60 +312,31 @@ def _parse_state(data: Any, path: str) -> BoardState:
             )
         runs[run] = p
 
-    castrum = []
-    for i, item in enumerate(expect_list(obj.get("castrum", []), f"{path}.castrum")):
-        ipath = f"{path}.castrum[{i}]"
-        expect_object(item, ipath, ("player", "value", "count"))
-        for key in ("player", "value", "count"):
-            if key not in item:
-                raise InputError("schema.missing", f"a Castrum set needs '{key}'", ipath)
-        s = CastrumSet(
-            expect_player(item["player"], f"{ipath}.player", players),
-            expect_die(item["value"], f"{ipath}.value"),
-            expect_int(item["count"], f"{ipath}.count", 1, DICE_PER_PLAYER, "dice count"),
-        )
-        for other in castrum:
+    for i, s in enumerate(state.castrum):
+        for other in state.castrum[:i]:
             if other.player == s.player and other.value == s.value:
                 raise InputError(
-                    "state.castrum-two-sets", f"{s.player} has two sets of {s.value}s", ipath
+                    "state.castrum-two-sets",
+                    f"{s.player} has two sets of {s.value}s",
+                    f"{path}.castrum[{i}]",
                 )
             if (other.value, other.count) == (s.value, s.count):
                 raise InputError(
                     "state.castrum-identical",
                     f"two sets of {s.count}×{s.value} in the Castrum",
-                    ipath,
+                    f"{path}.castrum[{i}]",
                 )
-        castrum.append(s)
 
-    forum = []
-    for i, item in enumerate(expect_list(obj.get("forum", []), f"{path}.forum")):
-        ipath = f"{path}.forum[{i}]"
-        expect_object(item, ipath, ("player", "value"))
-        for key in ("player", "value"):
-            if key not in item:
-                raise InputError("schema.missing", f"a Forum die needs '{key}'", ipath)
-        die = ForumDie(
-            expect_player(item["player"], f"{ipath}.player", players),
-            expect_die(item["value"], f"{ipath}.value"),
-        )
-        if forum and forum[-1].value > die.value:
+    for i in range(1, len(state.forum)):
+        if state.forum[i - 1].value > state.forum[i].value:
             raise InputError(
-                "state.forum-order", "Forum dice must be sorted by value, left to right", ipath
+                "state.forum-order",
+                "Forum dice must be sorted by value, left to right",
+                f"{path}.forum[{i}]",
             )
-        forum.append(die)
-    if len(forum) > forum_columns(len(players)):
+    if len(state.forum) > state.forum_columns:
         raise InputError(
             "state.forum-columns",
-            f"{len(forum)} dice on a Forum of {forum_columns(len(players))} columns",
+            f"{len(state.forum)} dice on a Forum of {state.forum_columns} columns",
             f"{path}.forum",
         )
-
-    return BoardState(
-        players=players,
-        templum=templum,
-        senatus=senatus,
-        castrum=tuple(castrum),
-        forum=tuple(forum),
-        latrina=_parse_counts(obj.get("latrina", {}), f"{path}.latrina", players),
-        supply=_parse_counts(obj.get("supply", {}), f"{path}.supply", players),
-    )

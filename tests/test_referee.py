@@ -1,0 +1,130 @@
+"""The referee follows a game from settled board states: scripted changes of every kind, and
+random simulated games turned into the state sequences a camera would see."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scanner.referee import Referee, infer
+from scanner.rules import components
+from scanner.rules.game import Game, play_random_game
+from scanner.rules.round import score_round
+from scanner.rules.state import BoardState
+from tests.helpers import FOUR, forum, state
+
+
+def seen(st_: BoardState) -> BoardState:
+    """What the camera sees: the buildings, not the dice in front of players."""
+    return st_.with_(supply={})
+
+
+def test_nothing_changed():
+    s = state(senatus={"grey": [1, 2]})
+    assert infer(s, s).kind == "none"
+
+
+def test_each_building_placement_is_inferred():
+    s = state()
+    for building, dice, after in [
+        ("templum", (5,), state(templum={"blue": [5]})),
+        ("senatus", (3, 4), state(senatus={"blue": [3, 4]})),
+        ("castrum", (6, 6), state(castrum=[{"player": "blue", "value": 6, "count": 2}])),
+        ("forum", (2, 3), state(forum=forum(("blue", 2), ("blue", 3)))),
+    ]:
+        r = infer(s, after)
+        assert r.kind == "placement" and r.verdict.legal, (building, r)
+        assert (r.move.player, r.move.building, r.move.dice) == ("blue", building, dice)
+
+
+def test_illegal_placement_is_flagged_with_its_rule():
+    before = state(senatus={"grey": [3, 4, 5]})
+    r = infer(before, state(senatus={"grey": [3, 4, 5], "blue": [3, 4, 5]}, strict=False))
+    assert r.kind == "placement" and not r.verdict.legal
+    assert r.verdict.rule == "senatus.identical"
+
+
+def test_forum_push_out_with_latrina_and_without():
+    before = state(forum=forum(("green", 1), ("blue", 2), ("grey", 2), ("blue", 3), ("green", 3)))
+    rows = forum(("green", 1), ("brown", 2), ("blue", 2), ("grey", 2), ("brown", 3), ("blue", 3))
+    done = infer(before, state(forum=rows, latrina={"green": 1}))
+    assert done.kind == "placement" and done.verdict.legal and done.notes == ()
+    assert [(d.player, d.value) for d in done.verdict.pushed_out] == [("green", 3)]
+    pending = infer(before, state(forum=rows))
+    assert pending.verdict.legal and any("Latrina" in n for n in pending.notes)
+
+
+def test_pushing_out_an_equal_own_die_shows_only_on_the_latrina():
+    full = forum(*[("grey", 1)] * 5, ("blue", 6))
+    r = infer(state(forum=full), state(forum=full, latrina={"blue": 1}))
+    assert r.kind == "placement" and r.move.building == "forum" and r.move.dice == (6,)
+
+
+def test_latrina_placement():
+    r = infer(state(), state(latrina={"green": 1}))
+    assert r.kind == "placement" and r.move.building == "latrina" and r.verdict.legal
+    r = infer(state(), state(latrina={"green": 2}))
+    assert r.verdict.rule == "latrina.one-die"
+
+
+def test_two_buildings_at_once_is_unclear():
+    r = infer(state(), state(senatus={"grey": [1]}, forum=forum(("blue", 2))))
+    assert r.kind == "unclear" and "several placements" in r.notes[0]
+
+
+def test_vanished_die_is_unclear():
+    r = infer(state(castrum=[{"player": "grey", "value": 2, "count": 2}]), state())
+    assert r.kind == "cleared"
+    r = infer(
+        state(castrum=[{"player": "grey", "value": 2, "count": 2}], senatus={"blue": [1]}),
+        state(senatus={"blue": [1]}),
+    )
+    assert r.kind == "unclear" and "left the Castrum" in r.notes[0]
+
+
+def test_placement_while_a_die_vanishes_elsewhere_is_unclear():
+    r = infer(state(senatus={"blue": [1]}), state(forum=forum(("grey", 4))))
+    assert r.kind == "unclear"
+
+
+def test_out_of_turn_placement_is_flagged_and_not_applied():
+    ref = Referee(Game(FOUR, seed=1))
+    r = ref.observe(state(senatus={"brown": [2]}))
+    assert not r.verdict.legal and r.verdict.rule == "play.turn"
+    assert ref.accepted.senatus == {}
+    ok = ref.observe(state(senatus={"grey": [2]}))
+    assert ok.verdict.legal and ref.game.current_player == "brown"
+
+
+def test_flagged_placement_then_taken_back():
+    ref = Referee(Game(FOUR, seed=1))
+    r = ref.observe(state(forum=forum(("grey", 2), ("grey", 4))))
+    assert r.verdict.rule == "forum.shape"
+    assert ref.observe(state()).kind == "none"
+    assert ref.game.current_player == "grey"
+
+
+@settings(max_examples=60, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1))
+def test_random_games_are_followed_exactly(players, seed):
+    truth: list[tuple] = []
+
+    def record(game: Game) -> None:
+        if game.events[-1]["event"] == "place":  # not the calls after scoring a round
+            move = game.events[-1]["move"]
+            truth.append((seen(game.state), move, game.current_player is None))
+
+    sim = play_random_game(players, seed, after_each=record)
+    ref = Referee(Game(sim.seating, seed=seed))
+    rounds = 0
+    for camera, move, round_over in truth:
+        r = ref.observe(camera)
+        assert r.kind == "placement" and r.verdict.legal, (move, r)
+        assert (r.move.player, r.move.building) == (move["player"], move["building"])
+        if move["building"] != "latrina":
+            assert list(r.move.dice) == move["dice"]
+        assert ref.accepted.to_json() | {"supply": {}} == camera.to_json() | {"supply": {}}
+        if round_over:
+            assert r.round_result == score_round(ref.accepted)
+            cleared = ref.observe(BoardState(players=camera.players))
+            assert cleared.kind == "cleared" and cleared.round_result is not None
+            rounds += 1
+    assert rounds == components.rounds(players) and ref.game.over
