@@ -99,7 +99,9 @@ def legality_problem(h: Holdings, fills: list[Fill]) -> str | None:
     used: list[Patrician] = [p for f in fills for p in f.placed]
     if len(used) != len(set(used)) or not set(used) <= owned:
         return "a patrician is placed twice or is not the player's"
-    if sorted(f.slot for f in fills) != sorted(slots(h)):  # type: ignore[type-var]
+    if sorted((f.slot.kind, f.slot.index) for f in fills) != sorted(
+        (s.kind, s.index) for s in slots(h)
+    ):
         return "fills do not match the player's slots one to one"
     for f in fills:
         sexes = sorted(p.sex for p in f.occupants)
