@@ -23,7 +23,7 @@ EXAMPLES = int(os.environ.get("ALEA_FINAL_EXAMPLES", "2500"))
 
 
 @st.composite
-def small_player(draw, max_patricians: int = 5, max_slots: int = 5) -> dict:
+def small_player(draw, max_patricians: int = 5, max_slots: int = 5, max_borders: int = 2) -> dict:
     colors = draw(
         st.lists(st.sampled_from(components.TILE_COLORS), min_size=1, max_size=3, unique=True)
     )
@@ -37,7 +37,7 @@ def small_player(draw, max_patricians: int = 5, max_slots: int = 5) -> dict:
         for b in components.TILE_COLORS[i + 1 :]
         if a in colors or b in colors
     ]
-    borders = draw(st.lists(st.sampled_from(pairs), max_size=2, unique_by=str))
+    borders = draw(st.lists(st.sampled_from(pairs), max_size=max_borders, unique_by=str))
     free = draw(st.integers(0, 2))
     room = max_slots - len(provinces)
     borders, free = borders[: max(room, 0)], min(free, max(room - len(borders), 0))
@@ -59,6 +59,14 @@ def small_player(draw, max_patricians: int = 5, max_slots: int = 5) -> dict:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(small_player())
 def test_optimiser_equals_exhaustive_search(player: dict) -> None:
+    out = final_scores({"players": [player]})["players"][0]
+    assert (out["total"], out["unplaced_value"]) == reference_best(player)
+
+
+@settings(max_examples=EXAMPLES // 5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(small_player(max_patricians=5, max_slots=6, max_borders=4))
+def test_optimiser_equals_exhaustive_search_with_many_border_cards(player: dict) -> None:
+    """Chains of border cards sharing colours, where one colour's choice constrains the next."""
     out = final_scores({"players": [player]})["players"][0]
     assert (out["total"], out["unplaced_value"]) == reference_best(player)
 

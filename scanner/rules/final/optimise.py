@@ -13,10 +13,10 @@ Why this is exact and fast, in four observations:
    state (women used, men used, offspring used) finds the best bonus for each count.
 3. For given counts of placed women and men, placing the highest-valued ones is best for the total,
    and also the tie-break (`unplaced_value`) cannot do better at that total.
-4. The labels of the joker and the free provinces are folded into a dynamic programme over colours
-   with state (joker used, free provinces used, parity of placed patricians); only the border
-   cards' labels (colour, and with card XI the colour of any offspring) are enumerated: at most
-   4 per border card.
+4. The labels of the shared slots are folded into a dynamic programme over colours with state
+   (joker used, free provinces used, parity of placed patricians, pending border cards). A border
+   card is settled by its two colours in turn; with card XI it may hold one colour's couple and
+   the other colour's offspring, which is the only link between two colours' choices.
 
 The objective is lexicographic (total, then unplaced value), encoded as one integer key
 `2·total·K + unplaced` (2× so that card II's half points stay integral). The tests compare this
@@ -43,6 +43,8 @@ K = 1024  # weight of the total over the tie-break in the key; unplaced value is
 # A slot's content pattern: (women, men, offspring). OFF is an offspring lodged with another
 # colour's couple on a border card.
 E, W, M, C, CO, OFF = (0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (1, 1, 1), (0, 0, 1)
+# Pending state of a border card shared by two colours, between its first and second colour.
+OPEN, TAKEN, WANT_OFFSPRING, WANT_COUPLE = 0, 1, 2, 3
 
 
 @dataclass(frozen=True)
@@ -156,82 +158,95 @@ class _Optimiser:
 
     # --- all colours -------------------------------------------------------------------------
 
-    def _border_options(self, b: Slot) -> list[tuple[str | None, str | None]]:
-        """Labels for a border card: (holder colour, colour of an offspring from the other)."""
-        a, z = b.border.colors  # type: ignore[union-attr]
-        opts: list[tuple[str | None, str | None]] = [
-            (x, None) for x in (a, z) if x in self.women or x in self.men
-        ] or [(None, None)]
-        if self.offspring:
-            for x, y in ((a, z), (z, a)):
-                if x in self.women and x in self.men and (y in self.women or y in self.men):
-                    opts.append((x, y))
-        return opts
+    def _border_roles(self) -> dict[str, list[tuple[int, bool, bool]]]:
+        """Per colour, the border cards it may use: (card index, is its first colour, shared)."""
+        pos = {c: i for i, c in enumerate(self.colors)}
+        roles: dict[str, list[tuple[int, bool, bool]]] = {c: [] for c in self.colors}
+        for i, b in enumerate(self.borders):
+            parts = sorted((c for c in b.border.colors if c in pos), key=pos.__getitem__)  # type: ignore[union-attr]
+            for n, c in enumerate(parts):
+                roles[c].append((i, n == 0, len(parts) == 2))
+        return roles
 
-    def _solve_labels(self, labels: tuple) -> tuple[int, object] | None:
-        """Best key and choices with the border cards labelled as in `labels`."""
-        extra: dict[str, list[str]] = {c: [] for c in self.colors}
-        for holder, off in labels:
-            if holder is None:
-                continue
-            if off is None:
-                extra[holder].append("border")
+    def _border_choices(self, roles: list, live: dict) -> list[tuple[tuple, dict]]:
+        """Every way one colour can use its border cards, given the cards' pending states.
+
+        A shared card is decided by its first colour (in DP order): left open for the second,
+        taken (`border`), or (with XI) split: a couple here awaiting the other colour's
+        offspring, or an offspring here awaiting the other colour's couple. The second colour
+        completes it, so no state is pending at the end.
+        """
+        per_card = []
+        for i, first, shared in roles:
+            if first:
+                opts = [((), OPEN if shared else None), (("border",), TAKEN if shared else None)]
+                if shared and self.offspring:
+                    opts += [(("border_couple",), WANT_OFFSPRING)]
+                    opts += [(("foreign_offspring",), WANT_COUPLE)]
             else:
-                extra[holder].append("border_couple")
-                extra[off].append("foreign_offspring")
+                opts = {
+                    OPEN: [((), None), (("border",), None)],
+                    TAKEN: [((), None)],
+                    WANT_OFFSPRING: [(("foreign_offspring",), None)],
+                    WANT_COUPLE: [(("border_couple",), None)],
+                }[live[i]]
+            per_card.append([(i, kinds, state) for kinds, state in opts])
+        out = []
+        for combo in itertools.product(*per_card):
+            new_live = dict(live)
+            used = []
+            for i, kinds, state in combo:
+                new_live.pop(i, None)
+                if state is not None:
+                    new_live[i] = state
+                used += [(i, k) for k in kinds]
+            out.append((tuple(used), new_live))
+        return out
+
+    def solve(self) -> list[Fill]:
+        """Dynamic programme over colours; state (joker used, free used, parity, border cards)."""
         has_joker = self.joker is not None
         nfree = len(self.free)
         vii2 = 2 * self.vii * K
-        states: dict[tuple, tuple[int, object]] = {(0, 0, 0): (0, None)}
+        roles = self._border_roles()
+        states: dict[tuple, tuple[int, object]] = {(0, 0, 0, ()): (0, None)}
         for c in self.colors:
             base = ("tile",) * len(self.tiles.get(c, ()))
-            tail = tuple(sorted(extra[c]))
             new: dict[tuple, tuple[int, object]] = {}
-            for (ju, fu, par), (key, chain) in states.items():
-                for j in (0, 1) if has_joker and not ju else (0,):
-                    for f in range(nfree - fu + 1):
-                        kinds = base + ("joker",) * j + ("free",) * f + tail
-                        bonus = vii2 if (j or f) and c not in self.fixed_colors else 0
-                        for p, best in enumerate(self._final(c, kinds)):
-                            if best is None:
-                                continue
-                            k = key + best.key + bonus
-                            st = (ju | j, fu + f, par ^ p)
-                            old = new.get(st)
-                            if old is None or k > old[0]:
-                                new[st] = (k, (chain, c, kinds, best))
+            for (ju, fu, par, live), (key, chain) in states.items():
+                for used, new_live in self._border_choices(roles[c], dict(live)):
+                    tail = tuple(sorted(k for _, k in used))
+                    live_key = tuple(sorted(new_live.items()))
+                    for j in (0, 1) if has_joker and not ju else (0,):
+                        for f in range(nfree - fu + 1):
+                            kinds = base + ("joker",) * j + ("free",) * f + tail
+                            bonus = vii2 if (j or f) and c not in self.fixed_colors else 0
+                            for p, best in enumerate(self._final(c, kinds)):
+                                if best is None:
+                                    continue
+                                k = key + best.key + bonus
+                                st = (ju | j, fu + f, par ^ p, live_key)
+                                old = new.get(st)
+                                if old is None or k > old[0]:
+                                    new[st] = (k, (chain, c, kinds, best, used))
             states = new
         result = None
-        for (ju, fu, par), (key, chain) in states.items():
-            grey = (has_joker and not ju) or fu < nfree  # final.card.VII: empty one is grey
+        for (ju, fu, par, live), (key, chain) in states.items():
+            assert not live  # every shared card was settled by its second colour
+            grey = (has_joker and not ju) or fu < nfree  # final.card.VII: an empty one is grey
             k = key + (vii2 if grey else 0) - self.ii * par * K
             if result is None or k > result[0]:
                 result = (k, chain)
-        return result
-
-    def solve(self) -> list[Fill]:
-        best = None
-        for labels in itertools.product(*(self._border_options(b) for b in self.borders)):
-            got = self._solve_labels(labels)
-            if got is not None and (best is None or got[0] > best[0]):
-                best = (got[0], got[1], labels)
-        assert best is not None  # labelling nothing is always feasible
-        return self._fills(best[1], best[2])
+        assert result is not None  # placing nobody is always possible
+        return self._fills(result[1])
 
     # --- from choices back to patricians on slots ----------------------------------------------
 
-    def _fills(self, chain, labels: tuple) -> list[Fill]:
+    def _fills(self, chain) -> list[Fill]:
         content: dict[Slot, list] = {s: [[], None] for s in self.all_slots}
-        by_kind: dict[tuple[str, str], list[Slot]] = {}
         free_left = list(self.free)
-        for b, (holder, off) in zip(self.borders, labels, strict=True):
-            if holder is not None:
-                by_kind.setdefault((holder, "border" if off is None else "border_couple"), [])
-                by_kind[holder, "border" if off is None else "border_couple"].append(b)
-            if off is not None:
-                by_kind.setdefault((off, "foreign_offspring"), []).append(b)
         while chain is not None:
-            chain, color, kinds, best = chain
+            chain, color, kinds, best, used = chain
             women = self.women.get(color, [])[: best.women]
             men = self.men.get(color, [])[: best.men]
             kept_w, kept_m = best.women - best.offspring_women, best.men - best.offspring_men
@@ -242,8 +257,8 @@ class _Optimiser:
                 "joker": [self.joker],
                 "free": free_left,
                 **{
-                    k: list(by_kind.get((color, k), ()))
-                    for k in ("border", "border_couple", "foreign_offspring")
+                    kind: [self.borders[i] for i, k in used if k == kind]
+                    for kind in ("border", "border_couple", "foreign_offspring")
                 },
             }
             # Fullest patterns first, so the best patricians sit on the highest tiles.
