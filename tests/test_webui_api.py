@@ -105,3 +105,37 @@ def test_pages_render_with_local_assets_only(client):
         html = res.get_data(as_text=True)
         assert "http://" not in html and "https://" not in html, "no CDN or remote asset"
     assert client.get("/static/app.css").status_code == 200
+
+
+FINAL = {
+    "players": [
+        {
+            "player": "grey",
+            "provinces": [{"color": "red", "value": 3}, {"color": "joker", "value": 0}],
+            "patricians": [
+                {"color": "red", "sex": "f", "value": 3},
+                {"color": "red", "sex": "m", "value": 1},
+            ],
+            "senate": ["I", "XI", {"card": "XII", "colors": ["red", "green"]}, "XIII"],
+            "fortuna": [3, 2, 1],
+            "repete": 5,
+        }
+    ]
+}
+
+
+def test_final_matches_the_cli(client):
+    from tests.cli import alea
+
+    res = client.post("/api/final", json=FINAL)
+    assert res.status_code == 200
+    rc, out, _ = alea("final", "-", stdin=json.dumps(FINAL))
+    assert rc == 0 and res.get_json() == out
+    assert out["winners"] == ["grey"] and out["players"][0]["total"] > 0
+
+
+def test_final_bad_input(client):
+    bad = json.loads(json.dumps(FINAL))
+    bad["players"][0]["senate"].append("XIV")
+    res = client.post("/api/final", json=bad)
+    assert res.status_code == 400 and res.get_json()["error"]["path"].startswith("$.players[0]")

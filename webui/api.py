@@ -52,9 +52,9 @@ def _round(data: object) -> dict:
 
 
 def _final(data: object) -> dict:
-    from scanner.rules.final import score_final_json
+    from scanner.rules.final import final_scores
 
-    return score_final_json(data)
+    return final_scores(data)
 
 
 api.add_url_rule("/check", view_func=calculator(_check), methods=["POST"])

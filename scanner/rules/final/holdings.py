@@ -265,7 +265,6 @@ def _check_box(players: list[Holdings], player_count: int | None) -> None:
     borders = 0
     free = 0
     fortuna: Counter = Counter()
-    chips = 0
     for n, h in enumerate(players):
         base = f"$.players[{n}]"
         for i, p in enumerate(h.provinces):
@@ -321,13 +320,6 @@ def _check_box(players: list[Holdings], player_count: int | None) -> None:
                 f"the box has only {box_fortuna[f]} Fortuna tiles showing {f}",
                 f"{base}.fortuna[{i}]",
             )
-        chips += h.repete
-        _want(
-            chips <= components.table()["repete_chips"],
-            "tile.count",
-            f"the box has only {components.table()['repete_chips']} Repete! chips",
-            f"{base}.repete",
-        )
 
 
 def parse_final(data: object) -> FinalInput:
