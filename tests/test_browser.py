@@ -1,0 +1,126 @@
+"""Browser tests: Playwright driving Debian's chromium headless at a tablet viewport.
+
+Screenshots of each page land in build/screenshots/ (the README shows the best ones)."""
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed"),
+]
+SHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
+TABLET = {"width": 1024, "height": 768}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    import waitress
+
+    from webui import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = waitress.create_server(app, host="127.0.0.1", port=port, threads=8)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    time.sleep(0.2)
+    yield f"http://127.0.0.1:{port}"
+    srv.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+            "--disable-component-update", "--no-first-run"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport=TABLET, locale="en-US", has_touch=True)
+    p = context.new_page()
+    errors = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    yield p
+    context.close()
+    assert not errors, errors
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_final_scoring_page(server, page):
+    page.goto(f"{server}/final", wait_until="domcontentloaded")
+    grey = page.locator('article.player[data-player="grey"]')
+    brown = page.locator('article.player[data-player="brown"]')
+    # grey: red IV and a red couple III + II; card V; Fortuna 3; 5 chips.
+    grey.locator('[data-tile=\'{"color":"red","value":4}\']').click()
+    grey.locator('[data-tile=\'{"color":"red","sex":"f","value":3}\']').click()
+    grey.locator('[data-tile=\'{"color":"red","sex":"m","value":2}\']').click()
+    grey.locator('[data-tile=\'"V"\']').click()
+    grey.get_by_role("button", name="Fortuna III +").click()
+    for _ in range(5):
+        grey.get_by_role("button", name="Repete chips +").click()
+    # A tile grey holds is disabled for brown: each tile exists once.
+    assert brown.locator('[data-tile=\'{"color":"red","value":4}\']').is_disabled()
+    brown.locator('[data-tile=\'{"color":"blue","value":2}\']').click()
+    page.get_by_role("button", name="Score the game").click()
+    result = page.locator('article.result[data-player="grey"]')
+    result.wait_for()
+    # red IV occupied 4 + patricians 5 + card V (1 + 1 couple) 2 + Fortuna 3 + 5 chips 2 = 16
+    assert result.locator(".total").inner_text() == "16"
+    assert page.locator('article.result[data-player="brown"] .total').inner_text() == "1"
+    assert "winner" in result.get_attribute("class")
+    assert "red IV" in result.locator(".assignment").inner_text()
+    shot(page, "final")
+
+
+def test_final_page_in_german(server, page):
+    page.goto(f"{server}/final", wait_until="domcontentloaded")
+    page.locator("#lang").click()
+    assert page.locator("#score").inner_text() == "Spiel werten"
+
+
+def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page):
+    page.goto(f"{server}/referee", wait_until="domcontentloaded")
+    # grey lays 3-4-5 in the Senatus through the board editor.
+    page.locator('[data-pick-player="grey"]').click()
+    for v in (3, 4, 5):
+        page.locator(f'[data-pick-value="{v}"]').click()
+        page.locator('[data-add="senatus"]').click()
+    # blue tries the same run: flagged with senatus.identical.
+    page.locator('[data-pick-player="blue"]').click()
+    page.locator('[data-move-building="senatus"]').click()
+    for v in (3, 4, 5):
+        page.locator(f'[data-add-value="dice:{v}"]').click()
+    page.get_by_role("button", name="Check").click()
+    verdict = page.locator(".verdict")
+    verdict.wait_for()
+    assert verdict.get_attribute("data-rule") == "senatus.identical"
+    assert "3-4-5" in verdict.inner_text()
+    shot(page, "referee-flag")
+    # 4-5-6 instead is legal; applying it puts blue's run on the board.
+    page.locator('#move-dice [data-die]').first.click()  # remove the 3
+    page.locator('[data-add-value="dice:6"]').click()
+    page.get_by_role("button", name="Check").click()
+    page.locator('.verdict[data-legal="true"]').wait_for()
+    page.locator("#apply").click()
+    assert page.locator('[data-building="senatus"] [data-die="blue:6"]').count() == 1
+    page.get_by_role("button", name="Score round").click()
+    assert "blue" in page.locator("#round-result").inner_text()
+    shot(page, "referee-round")
