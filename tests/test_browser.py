@@ -41,9 +41,16 @@ def server(tmp_path_factory):
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--no-first-run"])
+        b = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
         yield b
         b.close()
 
@@ -72,7 +79,7 @@ def test_final_scoring_page(server, page):
     grey.locator('[data-tile=\'{"color":"red","value":4}\']').click()
     grey.locator('[data-tile=\'{"color":"red","sex":"f","value":3}\']').click()
     grey.locator('[data-tile=\'{"color":"red","sex":"m","value":2}\']').click()
-    grey.locator('[data-tile=\'"V"\']').click()
+    grey.locator("[data-tile='\"V\"']").click()
     grey.get_by_role("button", name="Fortuna III +").click()
     for _ in range(5):
         grey.get_by_role("button", name="Repete chips +").click()
@@ -115,7 +122,7 @@ def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page
     assert "3-4-5" in verdict.inner_text()
     shot(page, "referee-flag")
     # 4-5-6 instead is legal; applying it puts blue's run on the board.
-    page.locator('#move-dice [data-die]').first.click()  # remove the 3
+    page.locator("#move-dice [data-die]").first.click()  # remove the 3
     page.locator('[data-add-value="dice:6"]').click()
     page.get_by_role("button", name="Check").click()
     page.locator('.verdict[data-legal="true"]').wait_for()

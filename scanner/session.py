@@ -1,0 +1,242 @@
+"""A game session: the durable event log of one real game, replayed into a `Referee`.
+
+Every input (a settled camera state, a move entered by hand, a correction, an accepted flag, a
+tile picked, undo, redo) is appended to the store *before* it is applied, and the game is always
+the replay of the log's effective events, so a restart or a crash resumes exactly, and undo/redo
+are just log entries.
+
+>>> s = Session(MemoryStore(), players=["grey", "blue"], seed=1)
+>>> s.place({"player": "grey", "building": "senatus", "dice": [3, 4]})["legal"]
+True
+>>> s.undo(); s.game.state.senatus
+{}
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from scanner.errors import InputError
+from scanner.referee import Referee, Ruling, infer
+from scanner.rules.game import Game
+from scanner.rules.io import parse_check
+from scanner.rules.placement import Verdict
+from scanner.rules.state import BoardState
+
+UNDOABLE = ("observe", "place", "correct", "accept", "pick")
+
+
+class Store(Protocol):
+    def append(self, event: dict) -> int: ...
+    def events(self) -> list[dict]: ...
+
+
+class MemoryStore:
+    """A store that keeps events in a list (tests, a game nobody wants to keep)."""
+
+    def __init__(self) -> None:
+        self._events: list[dict] = []
+
+    def append(self, event: dict) -> int:
+        self._events.append(dict(event))
+        return len(self._events)
+
+    def events(self) -> list[dict]:
+        return [{**e, "id": i + 1} for i, e in enumerate(self._events)]
+
+
+def effective(events: list[dict]) -> list[dict]:
+    """The events that count once undo and redo entries are taken into account."""
+    done: list[dict] = []
+    undone: list[dict] = []
+    for e in events:
+        if e["event"] == "undo":
+            if done and done[-1]["event"] in UNDOABLE:
+                undone.append(done.pop())
+        elif e["event"] == "redo":
+            if undone:
+                done.append(undone.pop())
+        else:
+            done.append(e)
+            undone.clear()
+    return done
+
+
+class Session:
+    """One game, resumable from its store. Open an existing store with `players=None`."""
+
+    def __init__(self, store: Store, players: list[str] | None = None, seed: int = 0) -> None:
+        self.store = store
+        if not store.events():
+            if players is None:
+                raise InputError("session.empty", "this game file holds no game yet")
+            BoardState.from_json({"players": players}, "$.players")
+            store.append({"event": "new-game", "players": list(players), "seed": seed})
+        self.replay()
+
+    # ------------------------------------------------------------------ replay
+    def replay(self) -> None:
+        events = effective(self.store.events())
+        head = events[0]
+        if head["event"] != "new-game":
+            raise InputError("store.corrupt", "the game record does not start with a new game")
+        self.seating = list(head["players"])
+        self.referee = Referee(Game(self.seating, seed=head.get("seed", 0)))
+        self.picks: list[dict] = []
+        self.log: list[dict] = []
+        for e in events[1:]:
+            try:
+                outcome = self._apply(e)
+            except (InputError, ValueError, KeyError, TypeError) as exc:
+                # An entry that no longer applies (e.g. after an undo before it) is kept in the
+                # log and shown, never allowed to stop the game from opening.
+                outcome = {"kind": "error", "message": getattr(exc, "message", str(exc))}
+            self.log.append({"id": e["id"], "event": e["event"], **outcome})
+
+    @property
+    def game(self) -> Game:
+        return self.referee.game
+
+    def _apply(self, e: dict) -> dict:
+        kind = e["event"]
+        if kind == "observe":
+            seen = BoardState.from_json(e["state"], "$.state", strict=False)
+            return self.referee.observe(seen).to_json()
+        if kind == "place":
+            state, move, roll = parse_check(
+                {
+                    "state": self.game.state.to_json(),
+                    "move": e["move"],
+                    **({"roll": e["roll"]} if "roll" in e else {}),
+                }
+            )
+            if self.game.current_player != move.player:
+                return {
+                    "kind": "placement",
+                    "legal": False,
+                    "rule": "play.turn",
+                    "reason": f"It is {self.game.current_player}'s turn, not {move.player}'s.",
+                    "move": move.to_json(),
+                }
+            if "roll" in e:
+                self.game.roll(roll)
+            verdict = self.game.place(move)
+            return Ruling("placement", move, verdict, round_result=None).to_json()
+        if kind == "correct":
+            self.game.correct(
+                BoardState.from_json(e["state"], "$.state", strict=False),
+                e.get("why", "corrected by hand"),
+            )
+            return {"kind": "correction"}
+        if kind == "accept":
+            # The players keep a flagged placement: the seen state becomes the accepted one,
+            # and the turn passes as for any placement.
+            seen = BoardState.from_json(e["state"], "$.state", strict=False)
+            ruling = infer(self.game.state, seen.with_(supply=self.game.state.supply))
+            if ruling.move is None or ruling.move.player != self.game.current_player:
+                self.game.correct(seen, "accepted by the players")
+                return {"kind": "correction"}
+            supply = dict(self.game.state.supply)
+            supply[ruling.move.player] = max(
+                0, supply.get(ruling.move.player, 0) - len(ruling.move.dice)
+            )
+            after = seen.with_(supply={p: n for p, n in supply.items() if n})
+            self.game.place(ruling.move, Verdict(True, state=after))
+            return {"kind": "accepted", "move": ruling.move.to_json()}
+        if kind == "pick":
+            self.picks.append({k: e[k] for k in ("player", "kind", "tile")})
+            return {"kind": "pick"}
+        return {"kind": "ignored"}
+
+    # ------------------------------------------------------------------ inputs
+    def _record(self, event: dict) -> dict:
+        """Append first (durability), then rebuild from the log."""
+        self.store.append(event)
+        self.replay()
+        return self.log[-1] if self.log else {}
+
+    def observe(self, state: dict) -> dict | None:
+        """A settled camera state. Nothing is recorded when nothing changed."""
+        seen = BoardState.from_json(state, "$.state", strict=False)
+        if (
+            self.game.current_player is not None
+            and infer(self.game.state, seen.with_(supply=self.game.state.supply)).kind == "none"
+        ):
+            return None
+        return self._record({"event": "observe", "state": seen.to_json()})
+
+    def place(self, move: dict, roll: list[int] | None = None) -> dict:
+        """A move entered by hand (camera off)."""
+        player = self.game.current_player
+        if player is None:
+            raise InputError("session.round-over", "the round is over: clear the buildings")
+        parse_check(
+            {
+                "state": self.game.state.to_json(),
+                "move": move,
+                **({"roll": roll} if roll is not None else {}),
+            }
+        )  # validate first
+        if roll is not None and len(roll) != self.game.state.supply.get(player, 0):
+            raise InputError(
+                "value.range",
+                f"{player} rolls {self.game.state.supply.get(player, 0)} dice, not {len(roll)}",
+                "$.roll",
+            )
+        return self._record(
+            {"event": "place", "move": move, **({"roll": roll} if roll is not None else {})}
+        )
+
+    def correct(self, state: dict, why: str = "corrected by hand") -> dict:
+        BoardState.from_json(state, "$.state", strict=False)
+        return self._record({"event": "correct", "state": state, "why": why})
+
+    def accept(self, state: dict) -> dict:
+        BoardState.from_json(state, "$.state", strict=False)
+        return self._record({"event": "accept", "state": state})
+
+    def pick(self, player: str, kind: str, tile: Any) -> dict:
+        if player not in self.seating:
+            raise InputError("state.unknown-player", f"{player} is not in this game", "$.player")
+        if kind not in ("province", "patrician", "senate", "fortuna"):
+            raise InputError("value.kind", f"unknown tile kind {kind!r}", "$.kind")
+        return self._record({"event": "pick", "player": player, "kind": kind, "tile": tile})
+
+    def undo(self) -> None:
+        self.store.append({"event": "undo"})
+        self.replay()
+
+    def redo(self) -> None:
+        self.store.append({"event": "redo"})
+        self.replay()
+
+    # ------------------------------------------------------------------ results
+    def inventory(self) -> dict:
+        """The `alea final` input so far: tiles from the picks, chips from the rounds."""
+        players = []
+        for p in self.seating:
+            mine = [x for x in self.picks if x["player"] == p]
+            players.append(
+                {
+                    "player": p,
+                    "provinces": [x["tile"] for x in mine if x["kind"] == "province"],
+                    "patricians": [x["tile"] for x in mine if x["kind"] == "patrician"],
+                    "senate": [x["tile"] for x in mine if x["kind"] == "senate"],
+                    "fortuna": [x["tile"] for x in mine if x["kind"] == "fortuna"],
+                    "repete": self.game.holdings[p].repete,
+                }
+            )
+        return {"player_count": len(self.seating), "players": players}
+
+    def summary(self) -> dict:
+        g = self.game
+        return {
+            "players": self.seating,
+            "round": min(g.round_no, g.rounds),
+            "rounds": g.rounds,
+            "over": g.over,
+            "turn": g.turn_no,
+            "current_player": g.current_player,
+            "state": g.state.to_json(),
+            "log": self.log[-20:],
+        }
