@@ -23,7 +23,7 @@ from scanner.rules.io import parse_check
 from scanner.rules.placement import Verdict
 from scanner.rules.state import BoardState
 
-UNDOABLE = ("observe", "place", "correct", "accept", "pick")
+UNDOABLE = ("observe", "place", "correct", "accept", "pick", "next-round")
 
 
 class Store(Protocol):
@@ -143,6 +143,10 @@ class Session:
             after = seen.with_(supply={p: n for p, n in supply.items() if n})
             self.game.place(ruling.move, Verdict(True, state=after))
             return {"kind": "accepted", "move": ruling.move.to_json()}
+        if kind == "next-round":
+            if self.game.current_player is not None or self.game.over:
+                raise InputError("session.round-not-over", "the round is still being played")
+            return Ruling("cleared", round_result=self.game.end_round()).to_json()
         if kind == "pick":
             self.picks.append({k: e[k] for k in ("player", "kind", "tile")})
             return {"kind": "pick"}
@@ -201,6 +205,12 @@ class Session:
         if kind not in ("province", "patrician", "senate", "fortuna"):
             raise InputError("value.kind", f"unknown tile kind {kind!r}", "$.kind")
         return self._record({"event": "pick", "player": player, "kind": kind, "tile": tile})
+
+    def next_round(self) -> dict:
+        """Score the finished round and start the next (what clearing the table does on camera)."""
+        if self.game.current_player is not None or self.game.over:
+            raise InputError("session.round-not-over", "the round is still being played")
+        return self._record({"event": "next-round"})
 
     def undo(self) -> None:
         self.store.append({"event": "undo"})

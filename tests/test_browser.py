@@ -25,7 +25,7 @@ def server(tmp_path_factory):
 
     from webui import create_app
 
-    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data"))})
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")), "GAME_PIN": "1357"})
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -68,6 +68,7 @@ def page(browser):
 
 def shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")  # else the sticky header lands mid-page
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
@@ -131,3 +132,47 @@ def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page
     page.get_by_role("button", name="Score round").click()
     assert "blue" in page.locator("#round-result").inner_text()
     shot(page, "referee-round")
+
+
+def test_game_page_flag_undo_and_a_full_round(server, page):
+    page.goto(f"{server}/game", wait_until="domcontentloaded")
+    page.locator("#pin").fill("1357")
+    page.locator("#pin").dispatch_event("change")
+    page.locator('[data-seat="grey"]').click()
+    page.locator('[data-seat="blue"]').click()
+    page.get_by_role("button", name="New game").click()
+    turn = page.locator("#whose-turn")
+    turn.wait_for()
+    assert turn.get_attribute("data-player") == "grey"
+    # A flagged placement: 2 + 4 in the Forum.
+    page.locator('[data-entry-building="forum"]').click()
+    page.locator('[data-entry-value="2"]').click()
+    page.locator('[data-entry-value="4"]').click()
+    page.locator("#place").click()
+    flag = page.locator("#flag .verdict")
+    flag.wait_for()
+    assert flag.get_attribute("data-rule") == "forum.shape"
+    shot(page, "game-flag")
+    # Resolved: grey places all eight dice as one Castrum set, blue a single die: round over.
+    assert page.locator("#entry-dice .die").count() == 0  # the entry is cleared after a try
+    page.locator('[data-entry-building="castrum"]').click()
+    for _ in range(8):
+        page.locator('[data-entry-value="4"]').click()
+    page.locator("#place").click()
+    page.wait_for_function("document.querySelector('#whose-turn').dataset.player === 'blue'")
+    assert page.locator("#flag .verdict").count() == 0
+    page.locator('[data-entry-building="forum"]').click()
+    page.locator('[data-entry-value="6"]').click()
+    page.locator("#place").click()
+    page.locator("#next-round").wait_for(state="visible")
+    # Undo brings blue's turn back; redo restores the end of the round.
+    page.locator("#undo").click()
+    page.wait_for_function("document.querySelector('#whose-turn').dataset.player === 'blue'")
+    page.locator("#redo").click()
+    page.locator("#next-round").wait_for(state="visible")
+    page.locator("#next-round").click()
+    page.locator(".round-result").first.wait_for()
+    assert "Castrum grey" in page.locator(".round-result").first.inner_text()
+    page.wait_for_function("document.querySelector('#whose-turn').dataset.player === 'blue'")
+    assert "2/6" in turn.inner_text()
+    shot(page, "game-round")

@@ -30,9 +30,12 @@ def create_app(config: dict | None = None) -> Flask:
     from werkzeug.exceptions import HTTPException
 
     from webui.api import api, http_error
+    from webui.live import GameHub, live
     from webui.pages import pages
 
+    app.extensions["alea.hub"] = GameHub(app.config["DATA_DIR"])
     app.register_blueprint(api)
+    app.register_blueprint(live)
     app.register_blueprint(pages)
     app.register_error_handler(HTTPException, http_error)
     return app

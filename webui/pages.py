@@ -35,3 +35,8 @@ def final():
 @pages.get("/referee")
 def referee():
     return render_template("referee.html", page="referee", components=_components())
+
+
+@pages.get("/game")
+def game():
+    return render_template("game.html", page="game", components=_components())

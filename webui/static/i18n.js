@@ -1,7 +1,12 @@
 // English and German labels. Elements carry data-i18n="key"; JS uses t("key").
 const I18N = {
   en: {
-    "nav.referee": "Referee", "nav.final": "Final scoring",
+    "nav.referee": "Referee", "nav.final": "Final scoring", "nav.game": "Game",
+    "game.new": "New game", "game.start": "Start", "game.pin": "Game PIN", "game.turn": "Turn",
+    "game.round": "Round", "game.to-play": "to play", "game.place": "Place", "game.undo": "Undo",
+    "game.redo": "Redo", "game.next-round": "Score round, next round", "game.accept": "Accept anyway", "game.history": "History",
+    "game.none": "No game yet. Choose the players in seating order and start.",
+    "game.over": "The game is over.", "game.round-over": "The round is over: clear the buildings.",
     "home.referee": "Is this placement legal? Score a round.",
     "home.final": "Every player's points with the best assignment of patricians.",
     "final.add": "Add player", "final.score": "Score the game", "final.provinces": "Provinces",
@@ -18,7 +23,12 @@ const I18N = {
     "woman": "woman", "man": "man",
   },
   de: {
-    "nav.referee": "Schiedsrichter", "nav.final": "Schlusswertung",
+    "nav.referee": "Schiedsrichter", "nav.final": "Schlusswertung", "nav.game": "Partie",
+    "game.new": "Neue Partie", "game.start": "Starten", "game.pin": "Spiel-PIN", "game.turn": "Durchgang",
+    "game.round": "Runde", "game.to-play": "ist am Zug", "game.place": "Setzen", "game.undo": "Rückgängig",
+    "game.redo": "Wiederholen", "game.next-round": "Runde werten, nächste Runde", "game.accept": "Trotzdem annehmen", "game.history": "Verlauf",
+    "game.none": "Noch keine Partie. Spieler in Sitzreihenfolge wählen und starten.",
+    "game.over": "Die Partie ist zu Ende.", "game.round-over": "Die Runde ist vorbei: Gebäude abräumen.",
     "home.referee": "Ist dieser Zug erlaubt? Eine Runde werten.",
     "home.final": "Die Punkte jedes Spielers mit der besten Verteilung der Patrizier.",
     "final.add": "Spieler hinzufügen", "final.score": "Spiel werten", "final.provinces": "Provinzen",

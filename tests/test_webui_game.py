@@ -1,0 +1,98 @@
+"""The game-in-progress API: PIN protection, placements, flags, undo, rounds, and the SSE
+stream."""
+
+import json
+
+import pytest
+
+from webui import create_app
+
+PIN = {"X-Alea-Pin": "2468"}
+
+
+@pytest.fixture()
+def app(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "2468", "TESTING": True})
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()
+
+
+def post(client, action, body=None, headers=PIN):
+    return client.post(f"/api/game/{action}", json=body or {}, headers=headers)
+
+
+def test_changes_need_the_pin_reading_does_not(client):
+    assert client.get("/api/game").status_code == 200
+    for action in ("new", "place", "undo", "redo", "correct", "accept", "pick", "next-round"):
+        res = post(client, action, {"players": ["grey", "blue"]}, headers={})
+        assert res.status_code == 403 and res.get_json()["error"]["code"] == "auth.pin"
+        res = post(client, action, {"players": ["grey", "blue"]}, headers={"X-Alea-Pin": "0000"})
+        assert res.status_code == 403
+    assert client.get("/api/game").get_json()["game"] is None
+
+
+def test_a_round_by_hand_with_a_flag_and_undo(client):
+    assert post(client, "new", {"players": ["grey", "blue"]}).status_code == 200
+    res = post(client, "place", {"move": {"player": "grey", "building": "forum", "dice": [2, 4]}})
+    assert res.get_json()["result"]["rule"] == "forum.shape"
+    res = post(
+        client,
+        "place",
+        {"move": {"player": "grey", "building": "castrum", "dice": [4] * 8}, "roll": [4] * 8},
+    )
+    assert res.get_json()["result"]["legal"] is True
+    res = post(client, "place", {"move": {"player": "blue", "building": "forum", "dice": [3]}})
+    game = res.get_json()["game"]
+    assert game["current_player"] is None
+    assert post(client, "undo").get_json()["game"]["current_player"] == "blue"
+    post(client, "redo")
+    res = post(client, "next-round")
+    out = res.get_json()
+    assert out["result"]["round"]["castrum"] == ["grey"]
+    assert out["result"]["round"]["repete"] == {"blue": 7}
+    assert out["game"]["round"] == 2 and out["game"]["current_player"] == "blue"
+
+
+def test_bad_input_is_400_and_records_nothing(client):
+    post(client, "new", {"players": ["grey", "blue"]})
+    res = post(client, "place", {"move": {"player": "grey", "building": "forum", "dice": [7]}})
+    assert res.status_code == 400 and res.get_json()["error"]["path"] == "$.move.dice[0]"
+    res = post(client, "new", {"players": ["grey", "grey"]})
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "state.duplicate-player"
+    assert client.get("/api/game").get_json()["game"]["log"] == []
+
+
+def test_new_game_keeps_the_previous_record(client, tmp_path):
+    post(client, "new", {"players": ["grey", "blue"]})
+    post(client, "new", {"players": ["green", "blue"]})
+    names = sorted(p.name for p in (tmp_path / "games").iterdir() if p.suffix == ".alea")
+    assert names == ["current.alea", "game-1.alea"]
+
+
+def test_restart_resumes_the_game(tmp_path):
+    first = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1"}).test_client()
+    post(first, "new", {"players": ["grey", "blue"]}, headers={"X-Alea-Pin": "1"})
+    post(
+        first,
+        "place",
+        {"move": {"player": "grey", "building": "senatus", "dice": [5, 6]}},
+        headers={"X-Alea-Pin": "1"},
+    )
+    again = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "2"}).test_client()
+    game = again.get("/api/game").get_json()["game"]
+    assert game["state"]["senatus"] == {"grey": [5, 6]} and game["current_player"] == "blue"
+
+
+def test_event_stream_sends_the_state_first(app):
+    client = app.test_client()
+    post(client, "new", {"players": ["grey", "blue"]})
+    res = client.get("/api/game/stream", buffered=False)
+    assert res.mimetype == "text/event-stream"
+    first = next(res.response).decode()
+    assert first.startswith("id: ") and "event: game" in first
+    data = json.loads(first.split("data: ", 1)[1])
+    assert data["game"]["players"] == ["grey", "blue"]
+    res.close()

@@ -1,0 +1,201 @@
+"""The game in progress, shared by every tablet: `/api/game/*` and its event stream.
+
+Reading is open; anything that changes the game needs the game PIN (printed by `alea serve`),
+sent as the `X-Alea-Pin` header. State changes are pushed with Server-Sent Events; each stream
+holds one server thread, which is why `alea serve` runs waitress with many threads.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from scanner.errors import InputError
+from scanner.session import Session
+from webui.store import GameStore
+
+live = Blueprint("live", __name__, url_prefix="/api/game")
+GAME_NAME = "current"
+
+
+class GameHub:
+    """One Session behind a lock, and a version number SSE clients wait on."""
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.path = Path(data_dir) / "games" / f"{GAME_NAME}.alea"
+        self.cond = threading.Condition()
+        self.version = 0
+        self.session: Session | None = None
+        if self.path.exists():
+            self.session = Session(GameStore(self.path))
+
+    def new_game(self, players: list[str], seed: int = 0) -> None:
+        with self.cond:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists():
+                # Keep the finished or abandoned game under a numbered name, never delete it.
+                n = 1
+                while (old := self.path.with_name(f"game-{n}.alea")).exists():
+                    n += 1
+                if self.session is not None:
+                    self.session.store.close()
+                self.path.rename(old)
+            self.session = Session(GameStore(self.path), players=players, seed=seed)
+            self._changed()
+
+    def run(self, action: Callable[[Session], object]) -> object:
+        with self.cond:
+            if self.session is None:
+                raise InputError("game.none", "no game in progress: start one first")
+            out = action(self.session)
+            self._changed()
+            return out
+
+    def _changed(self) -> None:
+        self.version += 1
+        self.cond.notify_all()
+
+    def snapshot(self) -> dict:
+        with self.cond:
+            body = self.session.summary() if self.session else None
+            return {"version": self.version, "game": body}
+
+    def wait(self, seen: int, timeout: float) -> bool:
+        """Block until the version differs from `seen` (True) or the timeout passes."""
+        with self.cond:
+            return self.cond.wait_for(lambda: self.version != seen, timeout)
+
+
+def hub() -> GameHub:
+    return current_app.extensions["alea.hub"]
+
+
+def require_pin() -> None:
+    pin = request.headers.get("X-Alea-Pin", "")
+    if not hmac.compare_digest(pin.encode(), str(current_app.config["GAME_PIN"]).encode()):
+        raise PermissionError
+
+
+def body() -> dict:
+    data = request.get_json(silent=True, force=True)
+    if not isinstance(data, dict):
+        raise InputError("schema.type", "expected a JSON object", "$")
+    return data
+
+
+def changing(action: Callable[[dict], object]):
+    """A PIN-protected POST view: 403 without the PIN, 400 with the error object on bad input,
+    else the game's new summary."""
+
+    def view():
+        try:
+            require_pin()
+        except PermissionError:
+            return jsonify(InputError("auth.pin", "this needs the game PIN").to_json()), 403
+        try:
+            result = action(body())
+        except InputError as err:
+            return jsonify(err.to_json()), 400
+        return jsonify({"result": result, **hub().snapshot()})
+
+    view.__name__ = action.__name__
+    return view
+
+
+def _new(data: dict):
+    players = data.get("players")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InputError("schema.type", "seed must be an integer", "$.seed")
+    from scanner.rules.state import BoardState
+
+    BoardState.from_json({"players": players}, "$")  # validates the seating
+    hub().new_game(players, seed)
+    return {"kind": "new-game"}
+
+
+def _place(data: dict):
+    return hub().run(lambda s: s.place(data.get("move"), data.get("roll")))
+
+
+def _observe(data: dict):
+    return hub().run(lambda s: s.observe(data.get("state")))
+
+
+def _correct(data: dict):
+    return hub().run(lambda s: s.correct(data.get("state"), str(data.get("why", "by hand"))))
+
+
+def _accept(data: dict):
+    return hub().run(lambda s: s.accept(data.get("state")))
+
+
+def _pick(data: dict):
+    return hub().run(lambda s: s.pick(data.get("player"), data.get("kind"), data.get("tile")))
+
+
+def _next_round(data: dict):
+    return hub().run(lambda s: s.next_round())
+
+
+def _undo(data: dict):
+    return hub().run(lambda s: s.undo())
+
+
+def _redo(data: dict):
+    return hub().run(lambda s: s.redo())
+
+
+for _name, _action in {
+    "new": _new,
+    "place": _place,
+    "observe": _observe,
+    "correct": _correct,
+    "accept": _accept,
+    "pick": _pick,
+    "undo": _undo,
+    "redo": _redo,
+    "next-round": _next_round,
+}.items():
+    live.add_url_rule(f"/{_name}", view_func=changing(_action), methods=["POST"])
+
+
+@live.get("")
+def game():
+    return jsonify(hub().snapshot())
+
+
+@live.get("/inventory")
+def inventory():
+    snap = hub()
+    if snap.session is None:
+        return jsonify(InputError("game.none", "no game in progress").to_json()), 404
+    return jsonify(snap.session.inventory())
+
+
+@live.get("/stream")
+def stream():
+    """Server-Sent Events: the game summary now, then after every change; a comment line every
+    15 s keeps proxies and the browser from timing the stream out."""
+    h = hub()
+
+    def events():
+        seen = -1
+        while True:
+            snap = h.snapshot()
+            if snap["version"] != seen:
+                seen = snap["version"]
+                yield f"id: {seen}\nevent: game\ndata: {json.dumps(snap)}\n\n"
+            elif not h.wait(seen, 15):
+                yield ": keep-alive\n\n"
+
+    return Response(
+        events(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

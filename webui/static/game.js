@@ -1,0 +1,107 @@
+// The game in progress: live over Server-Sent Events; changes need the game PIN.
+const C = JSON.parse(document.getElementById("components").textContent);
+let snap = null, seating = [], entry = { building: "forum", dice: [] }, lastFlag = null;
+const pinBox = document.getElementById("pin");
+pinBox.value = localStorage.getItem("alea.pin") || "";
+pinBox.addEventListener("change", () => localStorage.setItem("alea.pin", pinBox.value.trim()));
+
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "on") for (const [ev, f] of Object.entries(v)) e.addEventListener(ev, f);
+    else if (k === "class") e.className = v;
+    else if (v !== false && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+}
+const die = (p, v) => el("span", { class: `die c-${p}`, "data-die": `${p}:${v}` }, String(v), el("small", {}, SYMBOL[p]));
+
+async function send(action, payload) {
+  const err = document.getElementById("error");
+  err.hidden = true;
+  const res = await fetch(`/api/game/${action}`, { method: "POST",
+    headers: { "Content-Type": "application/json", "X-Alea-Pin": pinBox.value.trim() },
+    body: JSON.stringify(payload || {}) });
+  const out = await res.json();
+  if (!res.ok) { err.textContent = out.error.message; err.hidden = false; return null; }
+  if (out.result && out.result.kind === "placement" && out.result.legal === false) lastFlag = out.result;
+  else if (out.result) lastFlag = null;
+  show(out);
+  return out;
+}
+
+function renderBoard(state) {
+  const cards = [];
+  const players = state.players;
+  const card = (name, dice) => el("article", { class: "player building", "data-building": name },
+    el("h3", {}, name[0].toUpperCase() + name.slice(1)), el("div", { class: "dice" }, dice));
+  if (players.length >= 4) cards.push(card("templum", Object.entries(state.templum).flatMap(([p, vs]) => vs.map((v) => die(p, v)))));
+  cards.push(card("senatus", Object.entries(state.senatus).flatMap(([p, vs]) => vs.map((v) => die(p, v)))));
+  cards.push(card("castrum", state.castrum.flatMap((s) => Array(s.count).fill(0).map(() => die(s.player, s.value)))));
+  cards.push(card("forum", state.forum.map((d) => die(d.player, d.value))));
+  cards.push(card("latrina", Object.entries(state.latrina).map(([p, n]) => el("span", { class: "picker" }, die(p, "·"), `×${n}`))));
+  document.getElementById("board").replaceChildren(...cards);
+}
+
+function show(s) {
+  snap = s;
+  const g = s.game;
+  document.getElementById("no-game").hidden = !!g;
+  document.getElementById("entry").hidden = !g;
+  const status = document.getElementById("status");
+  if (!g) { status.replaceChildren(); document.getElementById("board").replaceChildren(); return; }
+  const who = g.current_player;
+  status.replaceChildren(el("h2", { id: "whose-turn", "data-player": who || "" },
+    `${t("game.round")} ${g.round}/${g.rounds} · ${t("game.turn")} ${g.turn} · `,
+    who ? el("span", { class: `chip c-${who}` }, `${SYMBOL[who]} ${who}`) : (g.over ? t("game.over") : t("game.round-over")),
+    who ? ` ${t("game.to-play")}` : ""));
+  renderBoard(g.state);
+  document.getElementById("next-round").hidden = !!who || g.over;
+  document.getElementById("place").hidden = !who;
+  const flag = document.getElementById("flag");
+  if (lastFlag) {
+    flag.replaceChildren(el("div", { class: "verdict illegal", "data-rule": lastFlag.rule },
+      `✘ ${lastFlag.reason} `, el("code", {}, lastFlag.rule)));
+  } else flag.replaceChildren();
+  document.getElementById("history").replaceChildren(...g.log.slice().reverse().map((e) =>
+    el("li", { "data-event": e.event, "data-legal": String(e.legal) },
+      e.move ? `${e.move.player}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.event} `,
+      e.legal === false ? el("b", { class: "error" }, `✘ ${e.rule}`) : (e.legal ? "✔" : ""),
+      e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.join(", ")} · Castrum ${e.round.castrum.join(", ")} · Forum ${e.round.forum.join(", ")}`) : "")));
+  renderEntry();
+}
+
+function renderEntry() {
+  document.getElementById("entry-building").replaceChildren(...C.buildings.map((b) => el("button", {
+    type: "button", class: `tile${entry.building === b ? " on c-card" : ""}`, "data-entry-building": b,
+    on: { click: () => { entry.building = b; renderEntry(); } } }, b)));
+  const who = snap && snap.game && snap.game.current_player;
+  document.getElementById("entry-dice").replaceChildren(
+    ...entry.dice.map((v, i) => el("button", { type: "button", class: `die c-${who}`, on: { click: () => { entry.dice.splice(i, 1); renderEntry(); } } }, String(v))),
+    ...[1, 2, 3, 4, 5, 6].map((v) => el("button", { type: "button", class: "tile", "data-entry-value": v,
+      on: { click: () => { entry.dice.push(v); renderEntry(); } } }, `+${v}`)));
+}
+
+function renderSeating() {
+  document.getElementById("new-seating").replaceChildren(...C.players.map((c) => el("button", {
+    type: "button", class: `tile c-${c}${seating.includes(c) ? " on" : ""}`, "data-seat": c,
+    on: { click: () => { const i = seating.indexOf(c); if (i >= 0) seating.splice(i, 1); else seating.push(c); renderSeating(); } } },
+    `${SYMBOL[c]} ${c}${seating.includes(c) ? " " + (seating.indexOf(c) + 1) : ""}`)));
+}
+
+document.getElementById("new-game").addEventListener("click", () => send("new", { players: seating }));
+document.getElementById("place").addEventListener("click", async () => {
+  const who = snap && snap.game && snap.game.current_player;
+  if (!who) return;
+  const out = await send("place", { move: { player: who, building: entry.building, dice: entry.dice } });
+  if (out) entry.dice = [];
+  renderEntry();
+});
+document.getElementById("next-round").addEventListener("click", () => send("next-round"));
+document.getElementById("undo").addEventListener("click", () => send("undo"));
+document.getElementById("redo").addEventListener("click", () => send("redo"));
+document.addEventListener("alea:lang", () => snap && show(snap));
+renderSeating();
+const source = new EventSource("/api/game/stream");
+source.addEventListener("game", (e) => show(JSON.parse(e.data)));
