@@ -83,6 +83,7 @@ class Session:
         self.seating = list(head["players"])
         self.referee = Referee(Game(self.seating, seed=head.get("seed", 0)))
         self.picks: list[dict] = []
+        self.round_results: list[dict] = []
         self.log: list[dict] = []
         for e in events[1:]:
             try:
@@ -91,6 +92,8 @@ class Session:
                 # An entry that no longer applies (e.g. after an undo before it) is kept in the
                 # log and shown, never allowed to stop the game from opening.
                 outcome = {"kind": "error", "message": getattr(exc, "message", str(exc))}
+            if outcome.get("kind") == "cleared" and "round" in outcome:
+                self.round_results.append(outcome["round"])
             self.log.append({"id": e["id"], "event": e["event"], **outcome})
 
     @property
@@ -148,7 +151,9 @@ class Session:
                 raise InputError("session.round-not-over", "the round is still being played")
             return Ruling("cleared", round_result=self.game.end_round()).to_json()
         if kind == "pick":
-            self.picks.append({k: e[k] for k in ("player", "kind", "tile")})
+            self.picks.append(
+                {"round": len(self.round_results), **{k: e[k] for k in ("player", "kind", "tile")}}
+            )
             return {"kind": "pick"}
         return {"kind": "ignored"}
 
@@ -204,6 +209,8 @@ class Session:
             raise InputError("state.unknown-player", f"{player} is not in this game", "$.player")
         if kind not in ("province", "patrician", "senate", "fortuna"):
             raise InputError("value.kind", f"unknown tile kind {kind!r}", "$.kind")
+        if not self.round_results:
+            raise InputError("session.no-round", "tiles are picked after a round is scored")
         return self._record({"event": "pick", "player": player, "kind": kind, "tile": tile})
 
     def next_round(self) -> dict:
@@ -223,19 +230,20 @@ class Session:
     # ------------------------------------------------------------------ results
     def inventory(self) -> dict:
         """The `alea final` input so far: tiles from the picks, chips from the rounds."""
+        kinds = {
+            "provinces": "province",
+            "patricians": "patrician",
+            "senate": "senate",
+            "fortuna": "fortuna",
+        }
         players = []
         for p in self.seating:
-            mine = [x for x in self.picks if x["player"] == p]
-            players.append(
-                {
-                    "player": p,
-                    "provinces": [x["tile"] for x in mine if x["kind"] == "province"],
-                    "patricians": [x["tile"] for x in mine if x["kind"] == "patrician"],
-                    "senate": [x["tile"] for x in mine if x["kind"] == "senate"],
-                    "fortuna": [x["tile"] for x in mine if x["kind"] == "fortuna"],
-                    "repete": self.game.holdings[p].repete,
-                }
-            )
+            # A pick of None records "nothing left to take"; it holds no tile.
+            mine = [x for x in self.picks if x["player"] == p and x["tile"] is not None]
+            held = {
+                key: [x["tile"] for x in mine if x["kind"] == kind] for key, kind in kinds.items()
+            }
+            players.append({"player": p, **held, "repete": self.game.holdings[p].repete})
         return {"player_count": len(self.seating), "players": players}
 
     def summary(self) -> dict:
@@ -249,4 +257,10 @@ class Session:
             "current_player": g.current_player,
             "state": g.state.to_json(),
             "log": self.log[-20:],
+            "picks": self.picks,
+            "last_round": (
+                {"number": len(self.round_results), "result": self.round_results[-1]}
+                if self.round_results
+                else None
+            ),
         }

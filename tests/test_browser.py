@@ -176,3 +176,38 @@ def test_game_page_flag_undo_and_a_full_round(server, page):
     page.wait_for_function("document.querySelector('#whose-turn').dataset.player === 'blue'")
     assert "2/6" in turn.inner_text()
     shot(page, "game-round")
+
+
+def test_picks_after_a_round_carry_into_final_scoring(server, page):
+    page.goto(f"{server}/game", wait_until="domcontentloaded")
+    page.locator("#pin").fill("1357")
+    page.locator("#pin").dispatch_event("change")
+    page.locator('[data-seat="green"]').click()
+    page.locator('[data-seat="yellow"]').click()
+    page.get_by_role("button", name="New game").click()
+    page.locator('#whose-turn[data-player="green"]').wait_for()
+    page.locator('[data-entry-building="castrum"]').click()
+    for _ in range(8):
+        page.locator('[data-entry-value="3"]').click()
+    page.locator("#place").click()
+    page.locator('#whose-turn[data-player="yellow"]').wait_for()
+    page.locator('[data-entry-building="forum"]').click()
+    page.locator('[data-entry-value="5"]').click()
+    page.locator("#place").click()
+    page.locator("#next-round").click()
+    # green took a province (Castrum), yellow a patrician (Forum).
+    page.locator('#picks li.pending [data-choice=\'{"color":"red","value":4}\']').click()
+    page.locator('#picks li.pending [data-choice=\'{"color":"red","sex":"f","value":3}\']').click()
+    page.wait_for_function("!document.querySelector('#picks li.pending')")
+    shot(page, "game-picks")
+    page.locator("#to-final").click()
+    page.locator('article.player[data-player="green"]').wait_for()
+    green = page.locator('article.player[data-player="green"]')
+    assert (
+        green.locator('[data-tile=\'{"color":"red","value":4}\']').get_attribute("aria-pressed")
+        == "true"
+    )
+    page.get_by_role("button", name="Score the game").click()
+    # green: red IV empty = 3; yellow: red woman III unplaced = 0 points, 7 chips = 3.
+    assert page.locator('article.result[data-player="green"] .total').inner_text() == "3"
+    assert page.locator('article.result[data-player="yellow"] .total').inner_text() == "3"

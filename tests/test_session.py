@@ -67,10 +67,21 @@ def test_correction_of_a_misread_die():
 
 def test_picks_make_the_final_inventory():
     s = Session(MemoryStore(), players=PLAYERS, seed=3)
+    with pytest.raises(InputError) as err:
+        s.pick("grey", "province", {"color": "red", "value": 3})
+    assert err.value.code == "session.no-round"
+    s.place({"player": "grey", "building": "castrum", "dice": [2] * 8})
+    s.place({"player": "brown", "building": "forum", "dice": [1]})
+    s.place({"player": "blue", "building": "forum", "dice": [1]})
+    s.next_round()
+    assert s.summary()["last_round"]["result"]["castrum"] == ["grey"]
     s.pick("grey", "province", {"color": "red", "value": 3})
     s.pick("grey", "patrician", {"color": "red", "sex": "f", "value": 2})
+    s.pick("brown", "patrician", None)  # nothing left to take
     inv = s.inventory()
     assert inv["players"][0]["provinces"] == [{"color": "red", "value": 3}]
+    assert inv["players"][1]["patricians"] == [] and inv["players"][1]["repete"] == 7
+    assert [p["round"] for p in s.picks] == [1, 1, 1]
     with pytest.raises(InputError):
         s.pick("yellow", "province", {"color": "red", "value": 1})
 

@@ -129,4 +129,15 @@ async function score() {
 document.getElementById("add-player").addEventListener("click", newPlayer);
 document.getElementById("score").addEventListener("click", score);
 document.addEventListener("alea:lang", render);
-newPlayer(); newPlayer();
+// Opened from the game page: start from the tiles picked during the game.
+async function fromGame() {
+  const res = await fetch("/api/game/inventory");
+  if (!res.ok) return false;
+  const inv = await res.json();
+  state.players = inv.players.map((p) => ({ player: p.player, provinces: p.provinces, patricians: p.patricians,
+    senate: p.senate, fortuna: [1, 2, 3].map((v) => p.fortuna.filter((x) => x === v).length), repete: p.repete }));
+  render();
+  return true;
+}
+(new URLSearchParams(location.search).get("from") === "game" ? fromGame() : Promise.resolve(false))
+  .then((loaded) => { if (!loaded) { newPlayer(); newPlayer(); } });

@@ -2,6 +2,9 @@
 const C = JSON.parse(document.getElementById("components").textContent);
 let snap = null, seating = [], entry = { building: "forum", dice: [] }, lastFlag = null;
 const pinBox = document.getElementById("pin");
+// The QR code printed by `alea serve` carries the PIN in the address: #pin=1234.
+const fromLink = new URLSearchParams(location.hash.slice(1)).get("pin");
+if (fromLink) { localStorage.setItem("alea.pin", fromLink); history.replaceState(null, "", location.pathname); }
 pinBox.value = localStorage.getItem("alea.pin") || "";
 pinBox.addEventListener("change", () => localStorage.setItem("alea.pin", pinBox.value.trim()));
 
@@ -70,6 +73,49 @@ function show(s) {
       e.legal === false ? el("b", { class: "error" }, `✘ ${e.rule}`) : (e.legal ? "✔" : ""),
       e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.join(", ")} · Castrum ${e.round.castrum.join(", ")} · Forum ${e.round.forum.join(", ")}`) : "")));
   renderEntry();
+  renderPicks(g);
+}
+
+// After a round: who takes what, in the rulebook's scoring order; tap the tile really taken.
+function pickOrder(result) {
+  return [
+    ...Object.entries(result.templum).flatMap(([p, n]) => Array(n).fill([p, "fortuna"])),
+    ...result.senatus.map((p) => [p, "senate"]),
+    ...result.castrum.map((p) => [p, "province"]),
+    ...result.forum.map((p) => [p, "patrician"]),
+  ];
+}
+
+function tileChoices(kind, taken) {
+  const has = (t) => taken.some((x) => JSON.stringify(x) === JSON.stringify(t));
+  if (kind === "fortuna") return [1, 2, 3].map((v) => [v, `Fortuna ${ROMAN[v]}`]);
+  if (kind === "province") return C.provinces.filter((t) => !has(t)).map((t) => [t, `${SYMBOL[t.color]} ${t.color} ${ROMAN[t.value]}`]);
+  if (kind === "patrician") return C.patricians.filter((t) => !has(t)).map((t) => [t, `${SYMBOL[t.color]} ${t.sex === "f" ? "♀" : "♂"}${ROMAN[t.value]}`]);
+  const cards = [...C.senate_singles, ...C.border_pairs.map((c) => ({ card: "XII", colors: c }))].filter((c) => !has(c));
+  const free = taken.filter((x) => x === "XIII").length;
+  if (free < 2) cards.push("XIII");
+  return cards.map((c) => [c, typeof c === "string" ? c : `XII ${SYMBOL[c.colors[0]]}${SYMBOL[c.colors[1]]}`]);
+}
+
+function renderPicks(g) {
+  const panel = document.getElementById("picks");
+  const last = g.last_round;
+  if (!last) { panel.hidden = true; return; }
+  const order = pickOrder(last.result);
+  const done = g.picks.filter((p) => p.round === last.number);
+  panel.hidden = false;
+  const rows = order.map(([player, kind], i) => {
+    const pick = done[i];
+    const label = el("span", {}, el("span", { class: `chip c-${player}` }, `${SYMBOL[player]} ${player}`), ` ${t("game.takes")} ${t("kind." + kind)}: `);
+    if (pick) return el("li", { "data-pick": i }, label, el("b", {}, pick.tile === null ? t("game.nothing") : JSON.stringify(pick.tile).replace(/[{}"]/g, "")));
+    if (i !== done.length) return el("li", { "data-pick": i }, label, "…");
+    const taken = g.picks.filter((p) => p.kind === kind && p.tile !== null).map((p) => p.tile);
+    return el("li", { "data-pick": i, class: "pending" }, label, el("div", { class: "grid" },
+      tileChoices(kind, taken).map(([tile, text]) => el("button", { type: "button", class: `tile c-${tile.color || "card"}`,
+        "data-choice": JSON.stringify(tile), on: { click: () => send("pick", { player, kind, tile }) } }, text)),
+      el("button", { type: "button", class: "tile", on: { click: () => send("pick", { player, kind, tile: null }) } }, t("game.nothing"))));
+  });
+  panel.replaceChildren(el("h2", {}, `${t("game.picks")} ${last.number}`), el("ol", {}, rows));
 }
 
 function renderEntry() {
