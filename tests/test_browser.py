@@ -134,36 +134,39 @@ def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page
     shot(page, "referee-round")
 
 
-def test_game_page_flag_undo_and_a_full_round(server, page):
+def start_game(server, page, players):
+    """Open the game page, enter the PIN and start a game with `players` in seating order."""
     page.goto(f"{server}/game", wait_until="domcontentloaded")
     page.locator("#pin").fill("1357")
     page.locator("#pin").dispatch_event("change")
-    page.locator('[data-seat="grey"]').click()
-    page.locator('[data-seat="blue"]').click()
+    for p in players:
+        page.locator(f'[data-seat="{p}"]').click()
     page.get_by_role("button", name="New game").click()
-    turn = page.locator("#whose-turn")
-    turn.wait_for()
-    assert turn.get_attribute("data-player") == "grey"
-    # A flagged placement: 2 + 4 in the Forum.
-    page.locator('[data-entry-building="forum"]').click()
-    page.locator('[data-entry-value="2"]').click()
-    page.locator('[data-entry-value="4"]').click()
+    page.locator(f'#whose-turn[data-player="{players[0]}"]').wait_for()
+
+
+def place(page, building, dice):
+    """Enter a placement by hand for the player whose turn it is."""
+    page.locator(f'[data-entry-building="{building}"]').click()
+    for v in dice:
+        page.locator(f'[data-entry-value="{v}"]').click()
     page.locator("#place").click()
+
+
+def test_game_page_flag_undo_and_a_full_round(server, page):
+    start_game(server, page, ["grey", "blue"])
+    turn = page.locator("#whose-turn")
+    # A flagged placement: 2 + 4 in the Forum.
+    place(page, "forum", [2, 4])
     flag = page.locator("#flag .verdict")
     flag.wait_for()
     assert flag.get_attribute("data-rule") == "forum.shape"
     shot(page, "game-flag")
     # Resolved: grey places all eight dice as one Castrum set, blue a single die: round over.
-    assert page.locator("#entry-dice .die").count() == 0  # the entry is cleared after a try
-    page.locator('[data-entry-building="castrum"]').click()
-    for _ in range(8):
-        page.locator('[data-entry-value="4"]').click()
-    page.locator("#place").click()
+    place(page, "castrum", [4] * 8)
     page.wait_for_function("document.querySelector('#whose-turn').dataset.player === 'blue'")
     assert page.locator("#flag .verdict").count() == 0
-    page.locator('[data-entry-building="forum"]').click()
-    page.locator('[data-entry-value="6"]').click()
-    page.locator("#place").click()
+    place(page, "forum", [6])
     page.locator("#next-round").wait_for(state="visible")
     # Undo brings blue's turn back; redo restores the end of the round.
     page.locator("#undo").click()
@@ -179,21 +182,10 @@ def test_game_page_flag_undo_and_a_full_round(server, page):
 
 
 def test_picks_after_a_round_carry_into_final_scoring(server, page):
-    page.goto(f"{server}/game", wait_until="domcontentloaded")
-    page.locator("#pin").fill("1357")
-    page.locator("#pin").dispatch_event("change")
-    page.locator('[data-seat="green"]').click()
-    page.locator('[data-seat="yellow"]').click()
-    page.get_by_role("button", name="New game").click()
-    page.locator('#whose-turn[data-player="green"]').wait_for()
-    page.locator('[data-entry-building="castrum"]').click()
-    for _ in range(8):
-        page.locator('[data-entry-value="3"]').click()
-    page.locator("#place").click()
+    start_game(server, page, ["green", "yellow"])
+    place(page, "castrum", [3] * 8)
     page.locator('#whose-turn[data-player="yellow"]').wait_for()
-    page.locator('[data-entry-building="forum"]').click()
-    page.locator('[data-entry-value="5"]').click()
-    page.locator("#place").click()
+    place(page, "forum", [5])
     page.locator("#next-round").click()
     # green took a province (Castrum), yellow a patrician (Forum).
     page.locator('#picks li.pending [data-choice=\'{"color":"red","value":4}\']').click()

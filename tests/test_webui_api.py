@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from tests.test_final_cli import CONTRACT_EXAMPLE
 from webui import MAX_BODY_BYTES, create_app
 
 PLAYERS = ["grey", "brown", "blue", "green"]
@@ -107,21 +108,7 @@ def test_pages_render_with_local_assets_only(client):
     assert client.get("/static/app.css").status_code == 200
 
 
-FINAL = {
-    "players": [
-        {
-            "player": "grey",
-            "provinces": [{"color": "red", "value": 3}, {"color": "joker", "value": 0}],
-            "patricians": [
-                {"color": "red", "sex": "f", "value": 3},
-                {"color": "red", "sex": "m", "value": 1},
-            ],
-            "senate": ["I", "XI", {"card": "XII", "colors": ["red", "green"]}, "XIII"],
-            "fortuna": [3, 2, 1],
-            "repete": 5,
-        }
-    ]
-}
+FINAL = CONTRACT_EXAMPLE
 
 
 def test_final_matches_the_cli(client):

@@ -20,16 +20,6 @@ function toggle(list, item) {
   if (i >= 0) list.splice(i, 1); else list.push(item);
 }
 
-function el(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "on") for (const [ev, f] of Object.entries(v)) e.addEventListener(ev, f);
-    else if (k === "class") e.className = v;
-    else if (v !== false && v !== undefined) e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-}
 const chip = (color, text) => el("span", { class: `chip c-${color}` }, `${SYMBOL[color] || ""} ${text}`);
 
 function tileButton(p, kind, tile, label) {

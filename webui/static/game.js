@@ -8,17 +8,6 @@ if (fromLink) { localStorage.setItem("alea.pin", fromLink); history.replaceState
 pinBox.value = localStorage.getItem("alea.pin") || "";
 pinBox.addEventListener("change", () => localStorage.setItem("alea.pin", pinBox.value.trim()));
 
-function el(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "on") for (const [ev, f] of Object.entries(v)) e.addEventListener(ev, f);
-    else if (k === "class") e.className = v;
-    else if (v !== false && v !== undefined) e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-}
-const die = (p, v) => el("span", { class: `die c-${p}`, "data-die": `${p}:${v}` }, String(v), el("small", {}, SYMBOL[p]));
 
 async function send(action, payload) {
   const err = document.getElementById("error");

@@ -9,19 +9,6 @@ let move = { building: "forum", dice: [], roll: [] };
 function emptyBoard(players) {
   return { players, templum: {}, senatus: {}, castrum: [], forum: [], latrina: {}, supply: {} };
 }
-function el(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "on") for (const [ev, f] of Object.entries(v)) e.addEventListener(ev, f);
-    else if (k === "class") e.className = v;
-    else if (v !== false && v !== undefined) e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-}
-const die = (player, value, onclick) => el("button", { type: "button", class: `die c-${player}`,
-  title: `${player} ${value}`, "data-die": `${player}:${value}`, on: onclick ? { click: onclick } : {} },
-  `${value}`, el("small", {}, SYMBOL[player]));
 
 function addDie(building) {
   const { player, value } = pick;
