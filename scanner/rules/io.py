@@ -10,7 +10,14 @@ from typing import Any
 from scanner.errors import InputError
 from scanner.rules.components import BUILDINGS, DICE_PER_PLAYER
 from scanner.rules.placement import Move
-from scanner.rules.state import BoardState, expect_dice, expect_list, expect_object, expect_player
+from scanner.rules.state import (
+    BoardState,
+    expect_dice,
+    expect_list,
+    expect_object,
+    expect_player,
+    expect_record,
+)
 
 
 def parse_check(data: Any) -> tuple[BoardState, Move, tuple[int, ...]]:
@@ -20,10 +27,7 @@ def parse_check(data: Any) -> tuple[BoardState, Move, tuple[int, ...]]:
         if key not in obj:
             raise InputError("schema.missing", f"the input needs a '{key}'", "$")
     state = BoardState.from_json(obj["state"], "$.state")
-    move = expect_object(obj["move"], "$.move", ("player", "building", "dice"))
-    for key in ("player", "building", "dice"):
-        if key not in move:
-            raise InputError("schema.missing", f"the move needs a '{key}'", "$.move")
+    move = expect_record(obj["move"], "$.move", ("player", "building", "dice"), "the move")
     player = expect_player(move["player"], "$.move.player", state.players)
     building = move["building"]
     if building not in BUILDINGS:

@@ -141,6 +141,15 @@ def expect_object(data: Any, path: str, allowed: Iterable[str] | None = None) ->
     return data
 
 
+def expect_record(data: Any, path: str, keys: tuple[str, ...], what: str) -> dict:
+    """An object with exactly these `keys`, all present: `what` names it in the message."""
+    expect_object(data, path, keys)
+    for key in keys:
+        if key not in data:
+            raise InputError("schema.missing", f"{what} needs '{key}'", path)
+    return data
+
+
 def expect_list(data: Any, path: str) -> list:
     if not isinstance(data, list):
         raise InputError("schema.type", f"expected a list, got {_kind(data)}", path)
@@ -236,10 +245,7 @@ def _parse_state(data: Any, path: str, strict: bool) -> BoardState:
     castrum = []
     for i, item in enumerate(expect_list(obj.get("castrum", []), f"{path}.castrum")):
         ipath = f"{path}.castrum[{i}]"
-        expect_object(item, ipath, ("player", "value", "count"))
-        for key in ("player", "value", "count"):
-            if key not in item:
-                raise InputError("schema.missing", f"a Castrum set needs '{key}'", ipath)
+        expect_record(item, ipath, ("player", "value", "count"), "a Castrum set")
         castrum.append(
             CastrumSet(
                 expect_player(item["player"], f"{ipath}.player", players),
@@ -251,10 +257,7 @@ def _parse_state(data: Any, path: str, strict: bool) -> BoardState:
     forum = []
     for i, item in enumerate(expect_list(obj.get("forum", []), f"{path}.forum")):
         ipath = f"{path}.forum[{i}]"
-        expect_object(item, ipath, ("player", "value"))
-        for key in ("player", "value"):
-            if key not in item:
-                raise InputError("schema.missing", f"a Forum die needs '{key}'", ipath)
+        expect_record(item, ipath, ("player", "value"), "a Forum die")
         forum.append(
             ForumDie(
                 expect_player(item["player"], f"{ipath}.player", players),
