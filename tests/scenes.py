@@ -67,8 +67,10 @@ def camera_pose(layout: Layout, rng: np.random.Generator, size=IMAGE_SIZE, roll=
         t = -r @ cam
         hom = k @ np.column_stack([r[:, 0], r[:, 1], t])
         hom /= hom[2, 2]
-        corners = np.array([[0, 0], [layout.width, 0], [layout.width, layout.height],
-                            [0, layout.height]], np.float64)
+        corners = np.array(
+            [[0, 0], [layout.width, 0], [layout.width, layout.height], [0, layout.height]],
+            np.float64,
+        )
         img = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), hom).reshape(-1, 2)
         if (img > 20).all() and (img[:, 0] < w - 20).all() and (img[:, 1] < h - 20).all():
             return hom
@@ -139,7 +141,11 @@ def hom_scale(hom: np.ndarray) -> float:
 
 def draw_hand(img: np.ndarray, centre, rng: np.random.Generator, radius: float) -> None:
     """A hand-sized skin-coloured blob (palm ellipse plus fingers) centred at `centre`."""
-    skin = (float(rng.uniform(110, 140)), float(rng.uniform(150, 175)), float(rng.uniform(200, 230)))
+    skin = (
+        float(rng.uniform(110, 140)),
+        float(rng.uniform(150, 175)),
+        float(rng.uniform(200, 230)),
+    )
     c = (int(centre[0]), int(centre[1]))
     r = int(radius)
     cv2.ellipse(img, c, (r, int(r * 0.8)), rng.uniform(0, 180), 0, 360, skin, -1)
@@ -151,8 +157,9 @@ def draw_hand(img: np.ndarray, centre, rng: np.random.Generator, radius: float) 
 
 def homography_error_mm(cal, scene: Scene, layout: Layout, step: float = 10.0) -> np.ndarray:
     """Distances (mm) between true and calibrated board positions over the whole sheet."""
-    xs, ys = np.meshgrid(np.arange(0, layout.width + 1e-6, step),
-                         np.arange(0, layout.height + 1e-6, step))
+    xs, ys = np.meshgrid(
+        np.arange(0, layout.width + 1e-6, step), np.arange(0, layout.height + 1e-6, step)
+    )
     board = np.stack([xs.ravel(), ys.ravel()], axis=1)
     img = cv2.perspectiveTransform(board.reshape(-1, 1, 2), scene.board_to_image).reshape(-1, 2)
     return np.linalg.norm(cal.image_to_board(img) - board, axis=1)

@@ -71,7 +71,8 @@ class Lens:
             dist = np.array(data.get("distortion", []), np.float64).ravel()
         except (TypeError, KeyError, ValueError):
             raise InputError(
-                "calibration.lens", "a lens is {matrix: 3×3, distortion: [k1, k2, p1, p2, k3]}",
+                "calibration.lens",
+                "a lens is {matrix: 3×3, distortion: [k1, k2, p1, p2, k3]}",
                 path,
             ) from None
         if matrix.shape != (3, 3) or dist.size not in (0, 4, 5, 8, 12, 14):
@@ -162,10 +163,15 @@ class Calibration:
             h = np.array(data["homography"], np.float64)
             size = tuple(int(v) for v in data["image_size"])
         except (TypeError, ValueError):
-            raise InputError("schema.type", "homography is 3×3 numbers", f"{path}.homography")
+            raise InputError(
+                "schema.type", "homography is 3×3 numbers", f"{path}.homography"
+            ) from None
         if h.shape != (3, 3) or not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-12:
-            raise InputError("calibration.homography", "homography must be an invertible 3×3",
-                             f"{path}.homography")
+            raise InputError(
+                "calibration.homography",
+                "homography must be an invertible 3×3",
+                f"{path}.homography",
+            )
         if len(size) != 2 or min(size) <= 0:
             raise InputError("schema.type", "image_size is [width, height]", f"{path}.image_size")
         lens = data.get("lens")
@@ -248,9 +254,7 @@ def fit(
     inlier = mask.ravel().astype(bool).reshape(len(ids), 4).all(axis=1)
     used = [i for i, ok in zip(ids, inlier, strict=True) if ok]
     if len(used) < MIN_MARKERS:
-        raise BoardNotFound(
-            f"board not found: markers {ids} do not agree on where the board is"
-        )
+        raise BoardNotFound(f"board not found: markers {ids} do not agree on where the board is")
     if len(used) < len(ids):
         # Refit on the markers that agree, all their corners equally weighted.
         keep = np.repeat(inlier, 4)
@@ -349,4 +353,3 @@ class Calibrator:
         board = np.concatenate([self.layout.marker_corners(i) for i in ids])
         err = np.linalg.norm(cur.image_to_board(img) - board, axis=1)
         return float(np.median(err)) > self.moved_mm
-

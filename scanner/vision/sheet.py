@@ -73,18 +73,32 @@ def _draw_zones(img, layout: Layout, px_per_mm: float) -> None:
         cv2.polylines(img, [pts], True, ZONE_GREY, thick, cv2.LINE_AA)
         if not name.startswith("forum["):
             x, y = pts.min(axis=0)
-            _label(img, name.upper(), (int(x + 2 * px_per_mm), int(y + 6 * px_per_mm)),
-                   px_per_mm * 0.1, ZONE_GREY)
+            _label(
+                img,
+                name.upper(),
+                (int(x + 2 * px_per_mm), int(y + 6 * px_per_mm)),
+                px_per_mm * 0.1,
+                ZONE_GREY,
+            )
     xs = np.concatenate([z.polygon[:, 0] for z in layout.pedestals])
     ys = np.concatenate([z.polygon[:, 1] for z in layout.pedestals])
-    _label(img, "FORUM ROMANUM", (int(xs.min() * px_per_mm), int((ys.min() - 3) * px_per_mm)),
-           px_per_mm * 0.1, ZONE_GREY)
+    _label(
+        img,
+        "FORUM ROMANUM",
+        (int(xs.min() * px_per_mm), int((ys.min() - 3) * px_per_mm)),
+        px_per_mm * 0.1,
+        ZONE_GREY,
+    )
     # A 50 mm bar to check the print came out at 100 % (between the bottom markers).
     y = int((layout.height - 6) * px_per_mm)
     x0 = int(layout.width * 0.6 * px_per_mm)
     cv2.line(img, (x0, y), (x0 + int(50 * px_per_mm), y), 0, thick)
-    _label(img, f"50 mm - print at 100 % on {layout.paper or 'paper'}",
-           (x0, y - int(2 * px_per_mm)), px_per_mm * 0.08)
+    _label(
+        img,
+        f"50 mm - print at 100 % on {layout.paper or 'paper'}",
+        (x0, y - int(2 * px_per_mm)),
+        px_per_mm * 0.08,
+    )
 
 
 def write_pdf(path: str | Path, image: np.ndarray, width_mm: float, height_mm: float) -> None:
@@ -114,7 +128,9 @@ def write_pdf(path: str | Path, image: np.ndarray, width_mm: float, height_mm: f
     xref = len(out)
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    out += (
+        f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    )
     Path(path).write_bytes(bytes(out))
 
 
