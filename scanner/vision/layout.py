@@ -11,7 +11,7 @@ a row of column pedestals, of which a game uses the first `players + 2`.
 >>> lay = default_layout()
 >>> lay.zone_at((100.0, 100.0))[0]
 'templum'
->>> round(lay.marker_corners(0)[0][0], 1)
+>>> float(lay.marker_corners(0)[0][0])
 10.0
 """
 
