@@ -104,6 +104,7 @@ class PlacedDie:
     centre_mm: tuple[float, float]
     building: str | None
     pedestal: int | None = None  # Forum column, 0 = leftmost
+    image_bbox: tuple[float, float, float, float] | None = None  # in the photo, when known
 
     @property
     def value(self) -> int:
@@ -114,13 +115,17 @@ class PlacedDie:
         return self.detection.color
 
     def to_json(self) -> dict:
+        """CONTRACT.md's die: `bbox` in the photo's pixels when the photo is known (alea scan),
+        else in the rectified board's; `board_bbox` always in the rectified board's."""
         d = self.detection
+        box = self.image_bbox if self.image_bbox is not None else d.bbox
         out = {
             "value": d.value,
             "color": d.color,
             "confidence": round(d.confidence, 4),
-            "bbox": [round(v, 1) for v in d.bbox],
+            "bbox": [round(v, 1) for v in box],
             "building": self.building,
+            "board_bbox": [round(v, 1) for v in d.bbox],
             "center_mm": [round(v, 1) for v in self.centre_mm],
         }
         if self.pedestal is not None:

@@ -153,3 +153,66 @@ def write_sheets(layout: Layout, out_dir: str | Path, dpi: int = PRINT_DPI) -> l
             lay_file.write_text(json.dumps(lay.to_json(), indent=2) + "\n", encoding="utf-8")
             written.append(lay_file)
     return written
+
+
+ZONE_COLORS = {  # BGR, for previews and overlays
+    "templum": (0, 200, 255),
+    "senatus": (255, 120, 0),
+    "castrum": (0, 0, 220),
+    "forum": (0, 170, 0),
+    "latrina": (160, 60, 160),
+}
+
+
+def draw_layout(board_bgr: np.ndarray, layout: Layout, tolerance: bool = True) -> np.ndarray:
+    """The rectified board with each zone outlined (and its tolerance band dashed-thin), Forum
+    pedestals numbered, and the markers boxed: what `alea calibrate` shows to check a setup."""
+    out = board_bgr.copy()
+    s = layout.px_per_mm
+    shapes = [(n, z, None) for n, z in layout.zones.items()]
+    shapes += [("forum", z, i) for i, z in enumerate(layout.pedestals)]
+    for name, zone, index in shapes:
+        color = ZONE_COLORS[name]
+        pts = np.round(zone.polygon * s - 0.5).astype(np.int32)
+        cv2.polylines(out, [pts], True, color, 2, cv2.LINE_AA)
+        if tolerance and layout.tolerance > 0:
+            band = _grow(zone.polygon, layout.tolerance) * s - 0.5
+            cv2.polylines(out, [np.round(band).astype(np.int32)], True, color, 1, cv2.LINE_AA)
+        x, y = pts.min(axis=0)
+        label = name.upper() if index is None else str(index + 1)
+        cv2.putText(
+            out,
+            label,
+            (int(x + 4), int(y + 18)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.55,
+            color,
+            2,
+            cv2.LINE_AA,
+        )
+    for mid in layout.markers:
+        c = np.round(layout.marker_corners(mid) * s - 0.5).astype(np.int32)
+        cv2.polylines(out, [c], True, (0, 140, 255), 1, cv2.LINE_AA)
+    return out
+
+
+def _grow(polygon: np.ndarray, by: float) -> np.ndarray:
+    """The outline `by` mm outside a convex polygon (offset each vertex along its bisector)."""
+    pts = polygon.astype(np.float64)
+    centre = pts.mean(axis=0)
+    out = []
+    n = len(pts)
+    for i in range(n):
+        prev, cur, nxt = pts[i - 1], pts[i], pts[(i + 1) % n]
+        normals = []
+        for a, b in ((prev, cur), (cur, nxt)):
+            d = (b - a) / (np.linalg.norm(b - a) or 1)
+            nrm = np.array([d[1], -d[0]])
+            if np.dot(nrm, cur - centre) < 0:
+                nrm = -nrm
+            normals.append(nrm)
+        bis = normals[0] + normals[1]
+        bis /= np.linalg.norm(bis) or 1
+        cos = max(np.dot(bis, normals[0]), 0.2)
+        out.append(cur + bis * by / cos)
+    return np.array(out)
