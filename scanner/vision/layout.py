@@ -37,12 +37,21 @@ MAX_PEDESTALS = 7
 DICTIONARIES = ("DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_6X6_50")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Zone:
     """One region of the board: a building's dice area, or one Forum pedestal."""
 
     name: str
     polygon: np.ndarray  # (N, 2) float32, board mm, in drawing order
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Zone)
+            and self.name == other.name
+            and np.array_equal(self.polygon, other.polygon)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     def signed_distance(self, point: Sequence[float]) -> float:
         """Millimetres inside the zone's edge (positive) or outside it (negative)."""
