@@ -85,10 +85,10 @@ def draw_dice(sheet_bgr: np.ndarray, dice, px_per_mm: float, die_mm: float = 16.
         p0 = (int(round(cx - half)), int(round(cy - half)))
         p1 = (int(round(cx + half)), int(round(cy + half)))
         cv2.rectangle(sheet_bgr, p0, p1, DIE_BGR[color], -1)
-        step = die_mm * 0.28 * px_per_mm
+        step = die_mm * 0.3 * px_per_mm
         for dx, dy in PIPS[value]:
             centre = (int(round(cx + dx * step)), int(round(cy + dy * step)))
-            cv2.circle(sheet_bgr, centre, max(2, int(1.6 * px_per_mm)), (255, 255, 255), -1)
+            cv2.circle(sheet_bgr, centre, max(2, int(round(1.5 * px_per_mm))), (255, 255, 255), -1)
 
 
 def table_texture(rng: np.random.Generator, size=IMAGE_SIZE) -> np.ndarray:
