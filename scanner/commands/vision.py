@@ -158,10 +158,16 @@ def load_detector(model: str | None):
         raise InputError(
             "model.missing", f"the dice detector is not installed (scanner.vision.detect: {exc})"
         ) from None
+    if model is not None and not Path(model).is_file():
+        raise InputError("model.missing", f"no detector model at {model}", "$.model")
     try:
         detector = detect_module.Detector(model) if model else detect_module.Detector()
     except (FileNotFoundError, OSError) as exc:
         raise InputError("model.missing", f"no detector model: {exc}", "$.model") from None
+    except Exception as exc:  # a model file onnxruntime cannot load is bad input, not a crash
+        raise InputError(
+            "model.unloadable", f"cannot load the detector model: {exc}", "$.model"
+        ) from None
     return detector.detect
 
 
