@@ -46,8 +46,10 @@ class Scene:
         return cv2.perspectiveTransform(p, np.linalg.inv(self.board_to_image)).reshape(-1, 2)
 
 
-def camera_pose(layout: Layout, rng: np.random.Generator, size=IMAGE_SIZE, roll=None):
-    """A random pose that keeps the whole sheet in view: board mm → image px homography."""
+def camera_pose(layout: Layout, rng: np.random.Generator, size=IMAGE_SIZE, roll=None, full=False):
+    """A random pose that keeps the whole sheet in view: board mm → image px homography
+    (with `full`, also the camera: matrix K, rotation R, translation t, centre in board mm;
+    board z points into the table, so the camera is at negative z)."""
     w, h = size
     f = rng.uniform(900, 1100)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
@@ -73,7 +75,7 @@ def camera_pose(layout: Layout, rng: np.random.Generator, size=IMAGE_SIZE, roll=
         )
         img = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), hom).reshape(-1, 2)
         if (img > 20).all() and (img[:, 0] < w - 20).all() and (img[:, 1] < h - 20).all():
-            return hom
+            return (hom, k, r, t, cam) if full else hom
     raise RuntimeError("no pose keeps the sheet in view")
 
 

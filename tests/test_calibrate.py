@@ -236,3 +236,28 @@ def test_sheet_image_matches_the_layout_and_the_pdf_is_well_formed(tmp_path):
         assert data[off:].startswith(f"{i} 0 obj".encode())
     mediabox = re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", data)
     assert abs(float(mediabox.group(1)) - 420 / 25.4 * 72) < 0.01  # A3 at 100 %
+
+
+def test_camera_position_and_parallax_correction():
+    """A die's box centre is a point ~8 mm above the board; the camera sees it pushed outwards.
+    From the calibration alone (focal length estimated), the push is undone to under 1 mm."""
+    from scanner.vision.board import undo_parallax
+    from tests.scenes import camera_pose
+
+    worst_raw, worst_fixed = 0.0, 0.0
+    for seed in range(5):
+        rng = np.random.default_rng(300 + seed)
+        hom, k, r, t, cam = camera_pose(LAY, rng, full=True)
+        scene = render_scene(LAY, rng, pose=hom)
+        cal = calibrate(scene.image, LAY)
+        x, y, height = cal.camera_position()
+        assert np.hypot(x - cam[0], y - cam[1]) < 25 and abs(height + cam[2]) < 0.05 * -cam[2]
+        for bx, by in [(60, 60), (360, 60), (360, 240), (60, 240), (210, 150)]:
+            lifted = np.array([bx, by, -8.0])  # 8 mm above the board
+            img = k @ (r @ lifted + t)
+            seen = cal.image_to_board(img[:2] / img[2])[0]
+            fixed = undo_parallax((seen[0], seen[1]), (x, y, height), 8.0)
+            worst_raw = max(worst_raw, float(np.hypot(seen[0] - bx, seen[1] - by)))
+            worst_fixed = max(worst_fixed, float(np.hypot(fixed[0] - bx, fixed[1] - by)))
+    assert worst_raw > 2.5  # the shift the tolerance band alone would have to absorb
+    assert worst_fixed < 1.0, worst_fixed

@@ -14,13 +14,14 @@ from scanner.commands import vision as vision_commands
 from scanner.errors import InputError
 from scanner.vision.calibrate import calibrate
 from scanner.vision.camera import open_source, read_image
-from scanner.vision.layout import default_layout
+from scanner.vision.layout import Layout, default_layout
 from scanner.vision.scan import scan_image
 from tests.cli import alea, assert_bad_input
 from tests.fake_detector import FakeDetector
 from tests.scenes import render_scene, table_texture
 
-LAY = default_layout()
+# The synthetic dice are printed flat on the sheet: no height, so no parallax to undo.
+LAY = Layout.from_json({**default_layout().to_json(), "parallax_height": 0})
 FIVE = ["grey", "brown", "blue", "green", "yellow"]
 DICE = [
     (100, 100, "blue", 5),  # Templum

@@ -121,16 +121,18 @@ def _board_args(p: argparse.ArgumentParser) -> None:
 def run_board(args: argparse.Namespace) -> int:
     from scanner.vision.board import read_board
 
+    camera = None
     if args.calibration:
         from scanner.vision.calibrate import Calibration
 
-        layout = Calibration.load(args.calibration).layout
+        cal = Calibration.load(args.calibration)
+        layout, camera = cal.layout, cal.camera_position()
     else:
         layout = _load_layout(args.layout)
     data = read_json(args.file)
     if not isinstance(data, dict) or not isinstance(data.get("dice"), list):
         raise InputError("schema.type", 'expected {"dice": [...]}', "$")
-    emit(read_board(data["dice"], layout, _players(args.players)).to_json())
+    emit(read_board(data["dice"], layout, _players(args.players), camera).to_json())
     return 0
 
 

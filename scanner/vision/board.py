@@ -1,10 +1,11 @@
 """Detected dice → the board state: which building each die lies in, and what that means.
 
 Input: the detector's dice on the *rectified* board image (`bbox` in its pixels, x0 y0 x1 y1), so
-a die's position in board millimetres is its box centre divided by the layout's `px_per_mm`. Zone
-membership is decided in millimetres with the layout's tolerance band (a die's top face is seen
-shifted by parallax, up to ~8 mm near the edge, so a die lying across a zone's edge still counts;
-one clearly outside does not).
+a die's position in board millimetres is its box centre divided by the layout's `px_per_mm`,
+corrected for parallax when the camera's position is known (a die's top face is seen pushed away
+from the camera, up to ~8 mm near the board's edge). Zone membership is decided in millimetres
+with the layout's tolerance band on top, so a die lying across a zone's edge still counts and one
+clearly outside does not.
 
 What the camera sees is not always a legal board: a misread pip, a die of unknown colour, a hand
 that nudged a die. The reading never fails for that: it builds the closest state
@@ -150,10 +151,35 @@ class BoardReading:
 
 
 # ------------------------------------------------------------------------------ reading
+def undo_parallax(
+    point: tuple[float, float], camera: tuple[float, float, float], lift: float
+) -> tuple[float, float]:
+    """Where a point seen at `point` (on the board plane) lies if it is really `lift` mm above
+    the board: the ray from the camera through it meets the plane farther out by lift/height.
+
+    >>> undo_parallax((400.0, 100.0), (100.0, 100.0, 600.0), 8.0)
+    (396.0, 100.0)
+    """
+    cx, cy, height = camera
+    if height <= lift:
+        return point
+    k = (height - lift) / height
+    return cx + (point[0] - cx) * k, cy + (point[1] - cy) * k
+
+
 def locate(
-    detections: Iterable[Any], layout: Layout, players: int | None = None
+    detections: Iterable[Any],
+    layout: Layout,
+    players: int | None = None,
+    camera: tuple[float, float, float] | None = None,
 ) -> tuple[list[PlacedDie], list[str]]:
     """Each die's centre in board mm and its building (None outside every zone).
+
+    With the camera's position known (`Calibration.camera_position`), the centre is corrected
+    for parallax: a die's box spans its footprint and its top face, which the camera sees
+    pushed outwards, so the box centre is taken as a point `layout.parallax_height` (half a
+    die) above the board.
+    The tolerance band covers what remains (and everything, without a camera position).
 
     With `players` known, only the first players + 2 Forum pedestals are laid out; a die on a
     pedestal beyond them lies where no Forum piece is and gets building None and a warning."""
@@ -164,6 +190,8 @@ def locate(
         x0, y0, x1, y1 = det.bbox
         # Rectified pixel (i, j) covers mm [i/s, (i+1)/s): see sheet.board_to_pixels.
         centre = ((x0 + x1) / 2 + 0.5) / s, ((y0 + y1) / 2 + 0.5) / s
+        if camera is not None and layout.parallax_height > 0:
+            centre = undo_parallax(centre, camera, layout.parallax_height)
         hit = layout.zone_at(centre)
         if hit is None:
             placed.append(PlacedDie(det, centre, None))
@@ -180,10 +208,13 @@ def locate(
 
 
 def read_board(
-    detections: Iterable[Any], layout: Layout, players: Sequence[str] | None = None
+    detections: Iterable[Any],
+    layout: Layout,
+    players: Sequence[str] | None = None,
+    camera: tuple[float, float, float] | None = None,
 ) -> BoardReading:
     """Detections → BoardReading (see module docstring). `players` in seating order; inferred
-    from the colours seen when not given."""
+    from the colours seen when not given. `camera`: see `locate`."""
     dice = [
         d if isinstance(d, Detection) else Detection.of(d, f"$.dice[{i}]")
         for i, d in enumerate(detections)
@@ -209,7 +240,7 @@ def read_board(
     else:
         BoardState.from_json({"players": list(players)})  # bad input: raise
     players = list(players)
-    placed, located = locate(dice, layout, len(players))
+    placed, located = locate(dice, layout, len(players), camera)
     warnings += located
     state = _state(placed, players, warnings)
     return BoardReading(state, placed, warnings)

@@ -122,6 +122,28 @@ class Calibration:
     def board_to_rectified(self, pts: np.ndarray) -> np.ndarray:
         return _apply(board_to_pixels(self.px_per_mm), pts)
 
+    def camera_matrix(self) -> np.ndarray:
+        """The lens's matrix, or one estimated from the homography (see `estimate_focal`)."""
+        if self.lens is not None:
+            return self.lens.matrix
+        w, h = self.image_size
+        f = estimate_focal(np.linalg.inv(self.homography), (w / 2, h / 2))
+        return np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]], np.float64)
+
+    def camera_position(self) -> tuple[float, float, float]:
+        """Where the camera is: (x, y) of the board point straight below it and its height
+        above the board, all in mm. Used to undo the parallax of a die's raised top face."""
+        b = np.linalg.inv(self.camera_matrix()) @ np.linalg.inv(self.homography)
+        scale = 2 / (np.linalg.norm(b[:, 0]) + np.linalg.norm(b[:, 1]))
+        r1, r2, t = b[:, 0] * scale, b[:, 1] * scale, b[:, 2] * scale
+        if t[2] < 0:  # the board is in front of the camera
+            r1, r2, t = -r1, -r2, -t
+        r = np.column_stack([r1, r2, np.cross(r1, r2)])
+        u, _, vt = np.linalg.svd(r)  # nearest true rotation
+        r = u @ vt
+        centre = -r.T @ t
+        return float(centre[0]), float(centre[1]), float(abs(centre[2]))
+
     def rectify(self, frame: np.ndarray) -> np.ndarray:
         """The board seen from straight above, `px_per_mm` pixels per millimetre."""
         size = self.rectified_size
@@ -193,6 +215,36 @@ class Calibration:
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InputError("calibration.unreadable", f"cannot read {file}: {exc}") from None
         return cls.from_json(data)
+
+
+def estimate_focal(board_to_image: np.ndarray, principal: tuple[float, float]) -> float:
+    """Focal length in pixels from one plane's homography, assuming square pixels and the
+    principal point at `principal` (Zhang's two constraints, least squares in 1/f²).
+
+    Near a straight-down view the homography barely depends on f; the estimate is then unsure,
+    and a typical webcam's (70° across) is used instead; parallax hardly depends on it there.
+    """
+    cx, cy = principal
+    g = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], np.float64) @ board_to_image
+    a = np.array(
+        [
+            g[0, 0] * g[0, 1] + g[1, 0] * g[1, 1],
+            g[0, 0] ** 2 + g[1, 0] ** 2 - g[0, 1] ** 2 - g[1, 1] ** 2,
+        ]
+    )
+    b = np.array([g[2, 0] * g[2, 1], g[2, 0] ** 2 - g[2, 1] ** 2])
+    typical = cx / np.tan(np.deg2rad(35))
+    denom = float(a @ a)
+    if denom == 0:
+        return typical
+    w = -float(a @ b) / denom  # 1 / f²
+    if w <= 0:
+        return typical
+    f = 1 / np.sqrt(w)
+    # Trust it only where the view is oblique enough to pin f down.
+    if not 0.3 * cx < f < 6 * cx or np.hypot(*b) * f * f < 0.05 * np.hypot(*a):
+        return typical
+    return float(f)
 
 
 def _apply(h: np.ndarray, pts: np.ndarray) -> np.ndarray:

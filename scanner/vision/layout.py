@@ -80,6 +80,9 @@ class Layout:
     pedestals: tuple[Zone, ...]
     tolerance: float = 8.0
     die_size: float = 16.0
+    # Height above the board (mm) that a die's box centre stands for; 0 turns the parallax
+    # correction off (board.locate). Half a die: the box spans footprint and top face.
+    parallax_height: float = 8.0
     px_per_mm: float = 3.0
     paper: str = "A3"
     source: dict = field(default_factory=dict, compare=False, repr=False)
@@ -273,6 +276,12 @@ def _parse_layout(data: Any, path: str) -> Layout:
         pedestals=pedestals,
         tolerance=_number(obj.get("tolerance", 8.0), f"{path}.tolerance", 0, 100),
         die_size=_number(obj.get("die_size", 16.0), f"{path}.die_size", 1, 100),
+        parallax_height=_number(
+            obj.get("parallax_height", obj.get("die_size", 16.0) / 2),
+            f"{path}.parallax_height",
+            0,
+            100,
+        ),
         px_per_mm=_number(obj.get("px_per_mm", 3.0), f"{path}.px_per_mm", 0.5, 20),
         paper=str(board.get("paper", "")),
         source=json.loads(json.dumps(obj)),

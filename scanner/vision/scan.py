@@ -58,7 +58,7 @@ def read_board_image(
 ) -> BoardReading:
     """Detect on an already rectified board and read it (the live loop rectifies once per frame
     and shares the image with the stability check)."""
-    return read_board(list(detect(board_image)), cal.layout, players)
+    return read_board(list(detect(board_image)), cal.layout, players, cal.camera_position())
 
 
 def with_image_bbox(die: PlacedDie, cal: Calibration) -> PlacedDie:
