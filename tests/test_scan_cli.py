@@ -278,3 +278,19 @@ def test_bad_sources(tmp_path):
     assert codes == ["camera.not-found", "camera.empty", "camera.unreadable", "camera.not-found"]
     with pytest.raises(InputError):
         read_image(tmp_path / "bad.mp4")
+
+
+def test_watch_cli_on_a_folder(table, tmp_path, monkeypatch, capsys):
+    d, scene = table
+    rng = np.random.default_rng(3)
+    for i in range(8):
+        noisy = scene.image.astype(np.float32) + rng.normal(0, 2, scene.image.shape)
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.clip(noisy, 0, 255).astype(np.uint8))
+    monkeypatch.setattr(vision_commands, "load_detector", lambda model: FakeDetector().detect)
+    rc = cli.main(
+        ["watch", str(tmp_path), "--calibration", str(d / "cal.json"), "--players", *FIVE]
+    )
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert rc == 0 and len(lines) == 1
+    out = json.loads(lines[0])
+    assert out["state"] == EXPECTED and out["name"] == f"{out['frame']:03d}.png"

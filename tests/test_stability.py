@@ -112,3 +112,43 @@ def test_vote_ignores_one_misread_frame():
     assert [vote.add(r) for r in (a, b, a, b, b)][-1] == b
     vote.clear()
     assert [vote.add(r) for r in (a, b, a, b)] == [None] * 4
+
+
+def test_live_loop_reports_each_settled_board_once(tmp_path):
+    """Frames of one camera: a board, a hand placing dice, the board with the new dice."""
+    from scanner.vision.layout import Layout
+    from scanner.vision.live import LiveBoard
+    from tests.fake_detector import FakeDetector
+    from tests.scenes import camera_pose, hom_scale, render_scene
+
+    flat = Layout.from_json({**LAY.to_json(), "parallax_height": 0})  # printed dice: no height
+    rng = np.random.default_rng(8)
+    pose = camera_pose(flat, rng)
+    before = [(72, 175, "green", 1), (320, 200, "blue", 4)]
+    after = [*before, (190, 90, "grey", 3), (210, 90, "grey", 4)]
+    base = [render_scene(flat, np.random.default_rng(1), d, pose, noise=0) for d in (before, after)]
+
+    def shot(scene, hand_at=None):
+        img = scene.image.astype(np.float32)
+        if hand_at is not None:
+            centre = cv2.perspectiveTransform(np.array([[hand_at]], np.float64), pose).ravel()
+            draw_hand(img, centre, np.random.default_rng(7), radius=45 * hom_scale(pose))
+        return np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+
+    frames = [shot(base[0]) for _ in range(8)]
+    frames += [shot(base[0], (120 + 15 * k, 150 - 8 * k)) for k in range(6)]  # hand comes in
+    frames += [shot(base[1], (200 - 20 * k, 100 + 25 * k)) for k in range(5)]  # … and leaves
+    frames += [shot(base[1]) for _ in range(8)]
+    fake = FakeDetector()
+    live = LiveBoard(flat, fake.detect, ["grey", "blue", "green"])
+    statuses = [live.process(f) for f in frames]
+    changes = [i for i, s in enumerate(statuses) if s.changed]
+    assert len(changes) == 2 and changes[0] < 8 and changes[1] >= 19, changes
+    assert all(s.board_found for s in statuses)
+    first = statuses[changes[0]].settled.state.to_json()
+    last = statuses[-1].settled.state.to_json()
+    assert first["forum"] == [{"player": "green", "value": 1}] and first["senatus"] == {}
+    assert last["senatus"] == {"grey": [3, 4]} and last["latrina"] == {"blue": 1}
+    # While the hand moved, the first board stayed the settled one and the detector was idle.
+    assert all(s.settled.state.to_json() == first for s in statuses[changes[0] : 19])
+    assert fake.calls < len(frames) - 8

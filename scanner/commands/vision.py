@@ -193,3 +193,44 @@ def run_scan(args: argparse.Namespace) -> int:
     reading = scan_image(image, cal, detect, players, fixed_camera=args.fixed_camera)
     emit(reading.to_json())
     return 0
+
+
+# ------------------------------------------------------------------------------ watch
+def _watch_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", help="webcam index (0), video file, or folder of images")
+    p.add_argument("--calibration", required=True, help="profile written by alea calibrate")
+    p.add_argument("--players", nargs="+", help="player colours in seating order")
+    p.add_argument("--model", help="detector model (default: the detector's own default)")
+    p.add_argument("--max-frames", type=int, default=0, help="stop after N frames (0: never)")
+
+
+@command(
+    "watch",
+    "The live loop on a camera, video or folder: one JSON line per newly settled board.",
+    _watch_args,
+)
+def run_watch(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from scanner.rules.state import BoardState
+    from scanner.vision.calibrate import Calibration
+    from scanner.vision.camera import open_source
+    from scanner.vision.live import LiveBoard
+
+    cal = Calibration.load(args.calibration)
+    players = _players(args.players)
+    if players is not None:
+        BoardState.from_json({"players": players})
+    detect = load_detector(args.model)
+    live = LiveBoard(cal.layout, detect, players, cal.lens, cal)
+    with open_source(args.source) as source:
+        for frame in source:
+            status = live.process(frame.image)
+            if status.changed and status.settled is not None:
+                line = {"frame": frame.index, "name": frame.name, **status.settled.to_json()}
+                sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+                sys.stdout.flush()
+            if args.max_frames and frame.index + 1 >= args.max_frames:
+                break
+    return 0

@@ -144,6 +144,8 @@ class Settler:
         self._frame = -1
 
     def update(self, board_image: np.ndarray, reading: Any) -> Any | None:
+        """`reading` is this frame's reading, or a function making it: then it is called only
+        for frames that are still (the detector need not run while hands move)."""
         self._frame += 1
         if not self.stillness.update(board_image):
             self.vote.clear()
@@ -162,7 +164,7 @@ class Settler:
                         "last settled board): a hand?"
                     )
                     return None
-        winner = self.vote.add(reading)
+        winner = self.vote.add(reading() if callable(reading) else reading)
         if winner is None:
             self.reason = "still; waiting for the readings to agree"
             return None
