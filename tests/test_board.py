@@ -276,3 +276,10 @@ def test_vision_doctests(name):
     module = importlib.import_module(f"scanner.vision.{name}")
     failed, tried = doctest.testmod(module)
     assert tried > 0 and failed == 0
+
+
+def test_detector_output_with_a_colour_the_game_does_not_know_is_unknown():
+    odd = {**die(*LATRINA), "color": "purple"}
+    assert Detection.of(odd, strict=False).color is None
+    with pytest.raises(InputError):
+        Detection.of(odd)

@@ -64,8 +64,11 @@ class Detection:
     bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 in rectified-board pixels
 
     @classmethod
-    def of(cls, obj: Any, path: str = "$") -> Detection:
-        """Adapter from whatever the detector returns: a mapping or an object with the fields."""
+    def of(cls, obj: Any, path: str = "$", strict: bool = True) -> Detection:
+        """Adapter from whatever the detector returns: a mapping or an object with the fields.
+
+        Not `strict` (a detector's output, not a user's file): a colour name the game does not
+        know is read as unknown (None) instead of being an error."""
 
         def get(name: str) -> Any:
             if isinstance(obj, dict):
@@ -81,6 +84,8 @@ class Detection:
             raise InputError(
                 "value.die", f"die value {value!r} is not between 1 and 6", f"{path}.value"
             )
+        if color is not None and color not in PLAYER_COLORS and not strict:
+            color = None
         if color is not None and color not in PLAYER_COLORS:
             raise InputError("value.color", f"unknown colour {color!r}", f"{path}.color")
         try:

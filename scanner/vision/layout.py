@@ -167,8 +167,9 @@ class Layout:
 
 @cache
 def default_layout() -> Layout:
-    """calibration/layout.json, the A3 sheet's layout."""
-    return Layout.load(DEFAULT_LAYOUT)
+    """calibration/layout.json, the A3 sheet's layout (a wheel carries it inside the package)."""
+    packaged = Path(__file__).resolve().parent / "layout.json"
+    return Layout.load(packaged if packaged.exists() else DEFAULT_LAYOUT)
 
 
 # ------------------------------------------------------------------------------ parsing

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from scanner.vision.board import BoardReading, PlacedDie, read_board
+from scanner.vision.board import BoardReading, Detection, PlacedDie, read_board
 from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate, spread_warning
 
 Detect = Callable[[np.ndarray], Iterable[Any]]
@@ -58,7 +58,10 @@ def read_board_image(
 ) -> BoardReading:
     """Detect on an already rectified board and read it (the live loop rectifies once per frame
     and shares the image with the stability check)."""
-    return read_board(list(detect(board_image)), cal.layout, players, cal.camera_position())
+    dice = [
+        Detection.of(d, f"$.dice[{i}]", strict=False) for i, d in enumerate(detect(board_image))
+    ]
+    return read_board(dice, cal.layout, players, cal.camera_position())
 
 
 def with_image_bbox(die: PlacedDie, cal: Calibration) -> PlacedDie:
