@@ -336,10 +336,10 @@ def spread_warning(cal: Calibration) -> str | None:
     """A warning when the markers used all lie along one edge: the fit then extrapolates across
     the board and errors grow several-fold on the far side (NOTES.md: 2 adjacent markers)."""
     centres = np.array([cal.layout.markers[i][:2] for i in cal.markers])
-    if len(centres) >= 3:
-        spread = np.linalg.svd(centres - centres.mean(axis=0), compute_uv=False)
-        if spread[1] > 0.15 * min(cal.layout.width, cal.layout.height):
-            return None
+    extent = centres.max(axis=0) - centres.min(axis=0)
+    # Spread across both directions (2 diagonal corners, 3 corners, …): the fit interpolates.
+    if extent[0] > 0.35 * cal.layout.width and extent[1] > 0.35 * cal.layout.height:
+        return None
     return (
         f"only markers {list(cal.markers)} are visible and they lie along one edge; "
         "positions far from them may be off by several millimetres"
