@@ -149,6 +149,23 @@ def test_scan_with_fixed_camera_uses_the_stored_calibration(table, monkeypatch, 
     out = json.loads(capsys.readouterr().out)
     assert out["state"] is not None
     assert "using the stored calibration" in out["warnings"][0]
+    # Two adjacent markers left in view: alone they fit with a warning; with --fixed-camera the
+    # stored 8-marker fit stays in use, as they agree with it.
+    img = cv2.imread(str(d / "empty.png"))
+    for mid in [1, 2, 4, 5, 6, 7]:
+        pts = cal.board_to_image(LAY.marker_corners(mid)).astype(np.int32)
+        cv2.fillConvexPoly(img, pts, (120, 160, 210))
+    cv2.imwrite(str(path), img)
+    assert (
+        cli.main(
+            ["scan", str(path), "--calibration", str(d / "cal.json"), "--players", "grey,blue"]
+        )
+        == 0
+    )
+    assert "lie along one edge" in json.loads(capsys.readouterr().out)["warnings"][0]
+    argv = ["scan", str(path), "--calibration", str(d / "cal.json"), "--fixed-camera"]
+    assert cli.main([*argv, "--players", "grey", "blue"]) == 0
+    assert json.loads(capsys.readouterr().out)["warnings"] == []
 
 
 def test_scan_without_a_detector_is_a_clear_error(table):

@@ -16,7 +16,13 @@ from typing import Any
 import numpy as np
 
 from scanner.vision.board import BoardReading, Detection, PlacedDie, read_board
-from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate, spread_warning
+from scanner.vision.calibrate import (
+    BoardNotFound,
+    Calibration,
+    Calibrator,
+    calibrate,
+    spread_warning,
+)
 
 Detect = Callable[[np.ndarray], Iterable[Any]]
 
@@ -31,19 +37,28 @@ def scan_image(
     """Read the board in one photo.
 
     The board is located afresh from the markers in this photo (the camera may have moved since
-    `calibration` was made; its layout and lens are what is reused). With `fixed_camera`, a photo
-    whose markers are hidden falls back on the stored homography, with a warning. A photo where
+    `calibration` was made; its layout and lens are what is reused). With `fixed_camera`, the stored
+    homography is kept when hands hide markers (with a warning if none can be fitted), unless
+    the markers in view show that the camera has moved. A photo where
     the board cannot be located gives a reading with state None and the reason as its warning.
     """
     warnings: list[str] = []
-    try:
-        cal = calibrate(image, calibration.layout, calibration.lens)
-    except BoardNotFound as exc:
-        h, w = image.shape[:2]
-        if not (fixed_camera and (w, h) == tuple(calibration.image_size)):
+    h, w = image.shape[:2]
+    if fixed_camera and (w, h) == tuple(calibration.image_size):
+        # The stored fit stands unless the markers in view say the camera moved, exactly as in
+        # the live loop; a fresh fit replaces it only if it sees at least as many markers.
+        keeper = Calibrator(calibration.layout, calibration.lens, initial=calibration)
+        found = keeper.update(image)
+        if found is None:
+            return BoardReading(None, [], [keeper.reason or "board not found"])
+        if found is calibration and keeper.reason:
+            warnings.append(f"{keeper.reason}; using the stored calibration (fixed camera)")
+        cal = found
+    else:
+        try:
+            cal = calibrate(image, calibration.layout, calibration.lens)
+        except BoardNotFound as exc:
             return BoardReading(None, [], [str(exc)])
-        cal = calibration
-        warnings.append(f"{exc}; using the stored calibration (fixed camera)")
     spread = spread_warning(cal)
     if spread:
         warnings.append(spread)
