@@ -262,3 +262,16 @@ def test_camera_position_and_parallax_correction():
             worst_fixed = max(worst_fixed, float(np.hypot(fixed[0] - bx, fixed[1] - by)))
     assert worst_raw > 2.5  # the shift the tolerance band alone would have to absorb
     assert worst_fixed < 1.0, worst_fixed
+
+
+def test_calibrator_drops_a_fit_made_for_another_resolution():
+    rng = np.random.default_rng(71)
+    scene = render_scene(LAY, rng)
+    cal = calibrate(scene.image, LAY)
+    live = Calibrator(LAY, initial=cal)
+    half = cv2.resize(scene.image, (640, 360))
+    hidden = render_scene(LAY, rng, pose=scene.board_to_image, hide_markers=range(8))
+    assert live.update(hidden.image) is cal  # same resolution, nothing in view: kept
+    assert live.update(cv2.resize(hidden.image, (640, 360))) is None
+    refit = live.update(half)
+    assert refit is not None and refit.image_size == (640, 360)

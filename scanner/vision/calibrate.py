@@ -375,6 +375,8 @@ class Calibrator:
     def update(self, frame: np.ndarray) -> Calibration | None:
         """Feed one frame; returns the calibration to use for it (None until the first fit)."""
         height, width = frame.shape[:2]
+        if self.current is not None and self.current.image_size != (width, height):
+            self.current = None  # a fit for another resolution says nothing about this frame
         found = find_markers(frame, self.layout, self._detector)
         try:
             new = fit(found, self.layout, (width, height), self.lens, self.max_error_mm)
@@ -387,12 +389,7 @@ class Calibrator:
             return self.current
         self.reason = None
         cur = self.current
-        if (
-            cur is None
-            or cur.image_size != new.image_size
-            or len(new.markers) >= len(cur.markers)
-            or self._moved(found)
-        ):
+        if cur is None or len(new.markers) >= len(cur.markers) or self._moved(found):
             self.current = new
         return self.current
 
