@@ -1,0 +1,68 @@
+"""The live loop: camera frames in, settled board readings out.
+
+Per frame: keep the board located (`Calibrator`, which survives hands over the markers), rectify,
+check the table is settled (`Settler`) and only then run the detector and read the board. What
+`alea serve` and `alea watch` show is `LiveBoard.process(frame)`'s `Status`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from scanner.vision.board import BoardReading
+from scanner.vision.calibrate import Calibration, Calibrator, Lens
+from scanner.vision.layout import Layout
+from scanner.vision.scan import Detect, read_board_image, with_image_bbox
+from scanner.vision.stability import Settler, reading_key
+
+
+@dataclass
+class Status:
+    """One frame's outcome. `settled` is the latest settled reading (it persists across frames);
+    `changed` is True on the frame where a new settled reading appeared."""
+
+    board_found: bool
+    settled: BoardReading | None
+    changed: bool
+    reason: str
+    board_image: np.ndarray | None = None  # the rectified frame, for overlays
+
+
+class LiveBoard:
+    def __init__(
+        self,
+        layout: Layout,
+        detect: Detect,
+        players: Sequence[str] | None = None,
+        lens: Lens | None = None,
+        initial: Calibration | None = None,
+        settler: Settler | None = None,
+    ) -> None:
+        self.layout = layout
+        self.detect = detect
+        self.players = players
+        self.calibrator = Calibrator(layout, lens, initial)
+        self.settler = settler or Settler(layout.px_per_mm)
+        self.settled: BoardReading | None = None
+
+    def process(self, frame: np.ndarray) -> Status:
+        cal = self.calibrator.update(frame)
+        if cal is None:
+            return Status(False, self.settled, False, self.calibrator.reason or "no board")
+        board = cal.rectify(frame)
+
+        def read() -> BoardReading:
+            reading = read_board_image(board, cal, self.detect, self.players)
+            reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
+            return reading
+
+        winner = self.settler.update(board, read)
+        changed = winner is not None and (
+            self.settled is None or reading_key(self.settled) != reading_key(winner)
+        )
+        if changed:
+            self.settled = winner
+        return Status(True, self.settled, changed, self.settler.reason, board)

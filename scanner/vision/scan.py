@@ -1,0 +1,88 @@
+"""A photo of the table → the board state: locate, rectify, detect, read (DESIGN.md's flow).
+
+The detector is a parameter (`detect(board_image) -> dice`), not an import: the pipeline is tested
+with a fake one, and `alea scan` passes the real ONNX detector from `scanner.vision.detect`.
+The detector sees the *rectified* board, at the fixed scale it was trained for; its boxes are in
+that image's pixels. The reading reports each box in the original photo's pixels (`bbox`, as
+`alea dice` does) and in the rectified board's (`board_bbox`), plus the centre in board mm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from scanner.vision.board import BoardReading, Detection, PlacedDie, read_board
+from scanner.vision.calibrate import (
+    BoardNotFound,
+    Calibration,
+    Calibrator,
+    calibrate,
+    spread_warning,
+)
+
+Detect = Callable[[np.ndarray], Iterable[Any]]
+
+
+def scan_image(
+    image: np.ndarray,
+    calibration: Calibration,
+    detect: Detect,
+    players: Sequence[str] | None = None,
+    fixed_camera: bool = False,
+) -> BoardReading:
+    """Read the board in one photo.
+
+    The board is located afresh from the markers in this photo (the camera may have moved since
+    `calibration` was made; its layout and lens are what is reused). With `fixed_camera`, the stored
+    homography is kept when hands hide markers (with a warning if none can be fitted), unless
+    the markers in view show that the camera has moved. A photo where
+    the board cannot be located gives a reading with state None and the reason as its warning.
+    """
+    warnings: list[str] = []
+    h, w = image.shape[:2]
+    if fixed_camera and (w, h) == tuple(calibration.image_size):
+        # The stored fit stands unless the markers in view say the camera moved, exactly as in
+        # the live loop; a fresh fit replaces it only if it sees at least as many markers.
+        keeper = Calibrator(calibration.layout, calibration.lens, initial=calibration)
+        found = keeper.update(image)
+        if found is None:
+            return BoardReading(None, [], [keeper.reason or "board not found"])
+        if found is calibration and keeper.reason:
+            warnings.append(f"{keeper.reason}; using the stored calibration (fixed camera)")
+        cal = found
+    else:
+        try:
+            cal = calibrate(image, calibration.layout, calibration.lens)
+        except BoardNotFound as exc:
+            return BoardReading(None, [], [str(exc)])
+    spread = spread_warning(cal)
+    if spread:
+        warnings.append(spread)
+    reading = read_board_image(cal.rectify(image), cal, detect, players)
+    reading.warnings[:0] = warnings
+    reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
+    return reading
+
+
+def read_board_image(
+    board_image: np.ndarray, cal: Calibration, detect: Detect, players: Sequence[str] | None
+) -> BoardReading:
+    """Detect on an already rectified board and read it (the live loop rectifies once per frame
+    and shares the image with the stability check)."""
+    dice = [
+        Detection.of(d, f"$.dice[{i}]", strict=False) for i, d in enumerate(detect(board_image))
+    ]
+    return read_board(dice, cal.layout, players, cal.camera_position())
+
+
+def with_image_bbox(die: PlacedDie, cal: Calibration) -> PlacedDie:
+    """The die with its box mapped from the rectified board back into the photo."""
+    x0, y0, x1, y1 = die.detection.bbox
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    img = cal.board_to_image(cal.rectified_to_board(corners))
+    lo, hi = img.min(axis=0), img.max(axis=0)
+    return replace(die, image_bbox=(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
