@@ -25,6 +25,10 @@ from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
 
 SCORING_BUILDINGS = ("templum", "senatus", "castrum", "forum")
+AMBIGUOUS_LATRINA = (
+    "read as a Forum die pushing out the same player's equal die; a die put on the Latrina "
+    "looks the same on the board"
+)
 
 
 def dice_in(state: BoardState, building: str) -> dict[str, Counter]:
@@ -150,9 +154,11 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
         if not vanished:
             ups = [(p, n) for p, n in latrina_up.items() if n > 0]
             if len(ups) == 1 and all(n >= 0 for n in latrina_up.values()):
-                return _forum_explanation(before, after, ups[0][0]) or _latrina_placement(
-                    before, *ups[0]
-                )
+                forum = _forum_explanation(before, after, ups[0][0])
+                if forum is not None:
+                    # The board alone cannot tell this from a die put on the Latrina: say so.
+                    return Ruling(forum.kind, forum.move, forum.verdict, (AMBIGUOUS_LATRINA,))
+                return _latrina_placement(before, *ups[0])
             if latrina_up:
                 return Ruling("unclear", notes=("only the Latrina changed, for several players",))
             return Ruling("none")
