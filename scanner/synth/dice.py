@@ -116,16 +116,17 @@ def _box_sdf(u: np.ndarray, v: np.ndarray, corner: float) -> np.ndarray:
     return outside + inside - corner
 
 
-def render_die(style: DieStyle, rng: np.random.Generator, supersample: int = 2):
+def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | None = None):
     """Draw one die on a transparent square patch.
 
     Returns (rgb float32 HxWx3 in 0..1, alpha float32 HxW, outline Nx2 in patch pixels). The
     outline (top face plus swept side face) is what the label box is computed from, after any
     camera warp, so the box always hugs what is drawn.
     """
-    ss = supersample
+    # Small dice need 2x supersampling for round pips; from ~40 px the edge antialiasing suffices.
+    ss = supersample or (2 if style.side < 40 else 1)
     half = style.side / 2.0
-    reach = half * 1.5 + max(abs(style.tilt[0]), abs(style.tilt[1])) + 2
+    reach = half * 1.45 + max(abs(style.tilt[0]), abs(style.tilt[1])) + 2
     size = int(np.ceil(2 * reach))
     n = size * ss
     coords = (np.arange(n, dtype=np.float32) + 0.5) / ss - size / 2.0
@@ -143,7 +144,8 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int = 2):
     u, v = face_uv(-tx / 2, -ty / 2)
     d_top = _box_sdf(u, v, style.corner)
     d_side = d_top
-    for t in np.linspace(0.25, 1.0, 4):
+    steps = int(np.ceil(np.hypot(tx, ty) / (0.15 * style.side)))  # no tilt: no side face
+    for t in np.linspace(1.0 / max(steps, 1), 1.0, steps):
         uu, vv = face_uv(-tx / 2 + t * tx, -ty / 2 + t * ty)
         d_side = np.minimum(d_side, _box_sdf(uu, vv, style.corner))
 
