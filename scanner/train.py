@@ -154,5 +154,6 @@ def export_onnx(weights: Path, dest: Path, imgsz: int = 640) -> Path:
     onnx_path = Path(YOLO(str(weights)).export(format="onnx", opset=OPSET, imgsz=imgsz,
                                                dynamic=True, simplify=False))
     dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(onnx_path, dest)
+    if onnx_path.resolve() != dest.resolve():
+        shutil.copy(onnx_path, dest)
     return dest

@@ -81,7 +81,7 @@ def test_scene_dice_sizes_follow_config():
     scene = render_scene(11, cfg)
     assert scene.image.shape == (300, 400, 3)
     sides = [min(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in scene.dice
-             if 0 < d.box[0] and d.box[2] < 400 and 0 < d.box[1] and d.box[3] < 300]
+             if d.box[0] > 0 and d.box[2] < 400 and d.box[1] > 0 and d.box[3] < 300]
     assert sides and all(28 <= s <= 40 * 1.45 + 12 for s in sides)
 
 

@@ -16,7 +16,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (any size, aspect)")
     p.add_argument("--model", default=None, help="ONNX detector (default: models/dice.onnx)")
     p.add_argument("--imgsz", type=int, default=640,
-                   help="long side the photo is scaled to for the detector (dice ~26-56 px there)")
+                   help="long side the photo is scaled to for the detector (dice ~26-56 px "
+                   "there); 0 keeps the photo's scale")
     p.add_argument("--conf", type=float, default=0.35, help="minimum confidence")
 
 
@@ -25,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from scanner.errors import InputError
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, load_image
 
-    if not 32 <= args.imgsz <= 4096:
-        raise InputError("dice.imgsz", "--imgsz must be between 32 and 4096", "$.imgsz")
+    if args.imgsz != 0 and not 32 <= args.imgsz <= 4096:
+        raise InputError("dice.imgsz", "--imgsz must be 0 (native) or 32..4096", "$.imgsz")
     if not 0.0 <= args.conf <= 1.0:
         raise InputError("dice.conf", "--conf must be between 0 and 1", "$.conf")
     # The first image is checked before the model loads: a typo fails fast.

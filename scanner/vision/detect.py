@@ -7,7 +7,8 @@ then undo the letterbox. Colour is decided afterwards from the die's pixels (sca
 
 The network input keeps the photo's aspect ("rect" letterbox to a multiple of 32), so a 1280×720
 frame costs a 640×384 forward, not 640×640. `imgsz` is the long side the photo is scaled to: the
-detector was trained with dice ~26–56 px at that scale.
+detector was trained with dice ~26–56 px at that scale. `imgsz=0` keeps the photo's own scale,
+which is right for the rectified table view (made at the training scale on purpose).
 """
 
 from __future__ import annotations
@@ -40,11 +41,17 @@ def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
         raise InputError("image.empty", f"image file is empty: {path}", where)
     if size > MAX_FILE_BYTES:
         raise InputError("image.too-large", f"image file over 200 MB: {path}", where)
+    # OpenCV logs its own decoder complaints to stderr; the contract allows one stderr line.
+    logging = cv2.utils.logging
+    previous = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
     try:
         data = np.fromfile(str(p), dtype=np.uint8)
         img = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
     except (cv2.error, OSError, MemoryError) as exc:
         raise InputError("image.unreadable", f"cannot decode image {path}: {exc}", where) from None
+    finally:
+        logging.setLogLevel(previous)
     if img is None or img.size == 0:
         raise InputError("image.unreadable", f"not a readable image: {path}", where)
     if img.shape[0] * img.shape[1] > MAX_PIXELS:
@@ -68,12 +75,13 @@ def to_bgr8(img: np.ndarray) -> np.ndarray:
 
 
 def letterbox(img: np.ndarray, imgsz: int, stride: int = 32) -> tuple[np.ndarray, float, int, int]:
-    """Scale the long side to `imgsz`, pad to a multiple of `stride` with grey (114).
+    """Scale the long side to `imgsz` (0: keep the scale), pad to a multiple of `stride` with
+    grey (114), keeping the aspect.
 
     Returns (padded image, scale, pad_x, pad_y); original = (net - pad) / scale.
     """
     h, w = img.shape[:2]
-    scale = imgsz / max(h, w)
+    scale = imgsz / max(h, w) if imgsz > 0 else 1.0
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1
                          else cv2.INTER_LINEAR) if (nw, nh) != (w, h) else img
