@@ -123,20 +123,20 @@ def prepare(out: Path, synth_n: int, synth_val: int, seed: int, real_dir: Path |
 
 def train(data: Path, model: str = "yolo11n.yaml", epochs: int = 15, imgsz: int = 320,
           batch: int = 16, name: str = "dice", workers: int = 2, resume: bool = False,
-          seed: int = 0) -> Path:
+          seed: int = 0, project: Path = RUNS / "detect", cache: str | bool = "ram") -> Path:
     """Train (or resume) and return the best checkpoint path; last.pt is saved every epoch."""
     offline_env()
     from ultralytics import YOLO
 
-    run_dir = RUNS / "detect" / name
+    run_dir = project / name
     last = run_dir / "weights" / "last.pt"
     if resume and last.exists():
         YOLO(str(last)).train(resume=True, amp=False)
     else:
         YOLO(model).train(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
-            project=str(RUNS / "detect"), name=name, exist_ok=True, amp=False, seed=seed,
-            deterministic=False, pretrained=False, plots=False, cache="ram",
+            project=str(project), name=name, exist_ok=True, amp=False, seed=seed,
+            deterministic=False, pretrained=False, plots=False, cache=cache,
             close_mosaic=max(1, epochs // 5), warmup_epochs=1,
             # The renderer already rotates dice and varies colour; dice are symmetric under flips.
             degrees=0.0, fliplr=0.5, flipud=0.5, scale=0.3, translate=0.1, mosaic=1.0,

@@ -41,9 +41,13 @@ def _write_one(job: tuple[str, str, int, int, SceneConfig]) -> int:
     return len(lines)
 
 
-def write_yaml(out: Path, splits: dict[str, str | list[str]]) -> Path:
-    """The ultralytics data YAML (absolute paths, so it works from any directory)."""
-    lines = [f"path: {out.resolve()}"]
+def write_yaml(out: Path, splits: dict[str, str | list[str]], portable: bool = False) -> Path:
+    """The ultralytics data YAML.
+
+    By default `path:` is absolute, so it works from any directory; `portable` omits it, and
+    ultralytics then takes the YAML's own folder as the root (for committed sample sets).
+    """
+    lines = [] if portable else [f"path: {out.resolve()}"]
     for split, rel in splits.items():
         if isinstance(rel, list):
             lines.append(f"{split}:")
@@ -58,7 +62,8 @@ def write_yaml(out: Path, splits: dict[str, str | list[str]]) -> Path:
 
 
 def write_dataset(out: str | os.PathLike, n: int, seed: int, val: int = 0,
-                  cfg: SceneConfig | None = None, workers: int | None = None) -> Path:
+                  cfg: SceneConfig | None = None, workers: int | None = None,
+                  portable: bool = False) -> Path:
     """Render n training images (+ `val` validation images) into `out`; returns the YAML path."""
     cfg = cfg or SceneConfig()
     root = Path(out)
@@ -84,4 +89,4 @@ def write_dataset(out: str | os.PathLike, n: int, seed: int, val: int = 0,
             _write_one(job)
     yaml_splits: dict[str, str | list[str]] = {"train": "images/train"}
     yaml_splits["val"] = "images/val" if val else "images/train"
-    return write_yaml(root, yaml_splits)
+    return write_yaml(root, yaml_splits, portable)
