@@ -71,6 +71,10 @@ def test_bad_options_and_missing_model(photos, tmp_path):
     d, _ = photos
     res = alea(str(d / "table.jpg"), "--model", str(tmp_path / "none.onnx"))
     assert res.returncode == 2 and json.loads(res.stdout)["error"]["code"] == "model.not-found"
+    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+    res = alea(str(d / "table.jpg"), "--model", str(tmp_path / "junk.onnx"))
+    assert res.returncode == 2 and json.loads(res.stdout)["error"]["code"] == "model.unreadable"
+    assert len(res.stderr.strip().splitlines()) == 1
     res = alea(str(d / "table.jpg"), "--conf", "3")
     assert res.returncode == 2 and json.loads(res.stdout)["error"]["code"] == "dice.conf"
 

@@ -47,8 +47,9 @@ OTHER_COLORS: dict[str, tuple[float, float, float]] = {
     "pink": (0.95, 0.50, 0.65),
     "cyan": (0.10, 0.70, 0.80),
     "lime": (0.55, 0.85, 0.15),
-    "navy": (0.05, 0.08, 0.30),
 }
+# Not in OTHER_COLORS on purpose: navy or dark brown-orange dice, which any player would call
+# "blue" or "brown"; the colour ground truth must be something a person agrees with.
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,9 @@ def random_style(rng: np.random.Generator, value: int, side: float, game_share: 
         tilt=(float(tilt_mag * np.cos(tilt_dir)), float(tilt_mag * np.sin(tilt_dir))),
         light=tuple(light.tolist()),
         gloss=float(rng.uniform(0.1, 0.9)),
-        marble=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.12 else 0.0,
+        # The game's dice are plain; swirled plastic only appears among the other colours.
+        marble=float(rng.uniform(0.3, 1.0)) if color in OTHER_COLORS and rng.random() < 0.25
+        else 0.0,
     )
 
 

@@ -47,7 +47,9 @@ def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
     logging.setLogLevel(logging.LOG_LEVEL_SILENT)
     try:
         data = np.fromfile(str(p), dtype=np.uint8)
-        img = cv2.imdecode(data, cv2.IMREAD_UNCHANGED)
+        # IMREAD_COLOR applies the EXIF orientation (phone photos) and gives 8-bit BGR from
+        # grayscale, alpha and 16-bit files alike.
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
     except (cv2.error, OSError, MemoryError) as exc:
         raise InputError("image.unreadable", f"cannot decode image {path}: {exc}", where) from None
     finally:
@@ -145,7 +147,12 @@ class DiceDetector:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
         opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+        try:
+            self.session = ort.InferenceSession(str(model), opts,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
+            raise InputError("model.unreadable", f"cannot load model {model}: {exc}",
+                             "$.model") from None
         self.input_name = self.session.get_inputs()[0].name
         shape = self.session.get_inputs()[0].shape
         # A model exported with a fixed size dictates it; a dynamic one takes any multiple of 32.
