@@ -1,0 +1,54 @@
+"""`alea eval`: print the figures table (synthetic held-out test, real photos test split).
+
+The synthetic test set is rendered on first use with a seed no training set uses (default 1000)
+into datasets/generated/, so the figures are reproducible from the command alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from scanner.cli import command
+
+REPO = Path(__file__).resolve().parents[2]
+REALDICE = REPO.parent / "shared" / "realdice" / "photos_a" / "test"
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", default=None, help="ONNX detector (default: models/dice.onnx)")
+    p.add_argument("--synth-dir", default=str(REPO / "datasets" / "generated" / "synth_test"))
+    p.add_argument("--synth-n", type=int, default=300, help="synthetic test images")
+    p.add_argument("--synth-seed", type=int, default=1000, help="never used for training")
+    p.add_argument("--real-dir", default=str(REALDICE), help="folder with images/ and labels/")
+    p.add_argument("--imgsz", type=int, default=640, help="0 = native scale")
+    p.add_argument("--conf", type=float, default=0.35)
+    p.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
+
+
+@command("eval", "Print the detector's figures on the held-out synthetic and real test sets.",
+         _arguments)
+def run(args: argparse.Namespace) -> int:
+    from scanner.synth.dataset import write_dataset
+    from scanner.synth.scene import SceneConfig
+    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
+    from scanner.vision.evaluate import evaluate, format_table
+
+    detector = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf)
+    rows = []
+    synth = Path(args.synth_dir)
+    if args.synth_n:
+        images = synth / "images" / "train"
+        if not images.exists() or len(list(images.glob("*.jpg"))) < args.synth_n:
+            # 640 px like the real photos, dice at the table scale (26-56 px), up to 40 a scene.
+            write_dataset(synth, args.synth_n, args.synth_seed, 0,
+                          SceneConfig(width=640, height=640, min_dice=4, max_dice=40))
+        rows.append(evaluate(detector, images, synth / "labels" / "train",
+                             f"synthetic seed {args.synth_seed}", synth / "colors" / "train",
+                             limit=args.synth_n).row())
+    real = Path(args.real_dir)
+    if (real / "images").is_dir():
+        rows.append(evaluate(detector, real / "images", real / "labels", "realdice test").row())
+    print(json.dumps(rows) if args.json else format_table(rows))
+    return 0

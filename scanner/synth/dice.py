@@ -1,0 +1,228 @@
+"""One die seen from above, drawn analytically: the sprite every synthetic scene is made of.
+
+A die is drawn from a signed-distance field of a rounded square in the die's own frame, so any
+in-plane rotation, corner radius and pip size comes out antialiased without rotating a bitmap.
+The bevel is a normal map derived from the same field, which gives the rim shading and the
+specular glint that real plastic dice show; pips are shallow dimples (dark rim, lighter floor).
+A mild camera tilt shows one side face, drawn as the same square swept along the tilt vector.
+
+Pip layouts are the standard ones (PIP_LAYOUTS); the value is the class by construction, which is
+why the labels are exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+# Pip centres in face units (the face spans -1..1 on both axes); standard Western layout.
+_A = 0.5
+PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-_A, -_A), (_A, _A)),
+    3: ((-_A, -_A), (0.0, 0.0), (_A, _A)),
+    4: ((-_A, -_A), (_A, -_A), (-_A, _A), (_A, _A)),
+    5: ((-_A, -_A), (_A, -_A), (0.0, 0.0), (-_A, _A), (_A, _A)),
+    6: ((-_A, -_A), (-_A, 0.0), (-_A, _A), (_A, -_A), (_A, 0.0), (_A, _A)),
+}
+
+# Body colours in linear-ish sRGB 0..1 (R, G, B). The game's five player colours come first; the
+# others exist so the value detector sees many dice, and the colour classifier learns "none of
+# the five" (null). Each is jittered per die.
+GAME_COLORS: dict[str, tuple[float, float, float]] = {
+    "grey": (0.50, 0.50, 0.50),
+    "brown": (0.45, 0.27, 0.14),
+    "blue": (0.10, 0.28, 0.70),
+    "green": (0.12, 0.52, 0.22),
+    "yellow": (0.92, 0.78, 0.12),
+}
+OTHER_COLORS: dict[str, tuple[float, float, float]] = {
+    "white": (0.93, 0.93, 0.90),
+    "ivory": (0.92, 0.88, 0.76),
+    "black": (0.07, 0.07, 0.08),
+    "red": (0.80, 0.10, 0.10),
+    "orange": (0.95, 0.45, 0.08),
+    "purple": (0.42, 0.18, 0.60),
+    "pink": (0.95, 0.50, 0.65),
+    "cyan": (0.10, 0.70, 0.80),
+    "lime": (0.55, 0.85, 0.15),
+}
+# Not in OTHER_COLORS on purpose: navy or dark brown-orange dice, which any player would call
+# "blue" or "brown"; the colour ground truth must be something a person agrees with.
+
+
+@dataclass(frozen=True)
+class DieStyle:
+    """Everything that decides how one die looks, drawn by `render_die`."""
+
+    value: int
+    color: str  # a key of GAME_COLORS or OTHER_COLORS
+    body: tuple[float, float, float]  # RGB 0..1
+    pip: tuple[float, float, float]
+    side: float  # face side in output pixels
+    angle: float  # radians, in-plane rotation
+    corner: float  # rounded-corner radius, face units (0..1)
+    pip_radius: float  # face units
+    tilt: tuple[float, float]  # side-face sweep in output pixels (camera not straight above)
+    light: tuple[float, float, float]  # unit light direction (towards the light)
+    gloss: float  # specular strength 0..1
+    marble: float  # 0 plain, up to 1 swirled two-tone plastic
+    blank: bool = False  # a pip-less cube: a negative that teaches "pips make a die"
+
+
+def random_style(rng: np.random.Generator, value: int, side: float, game_share: float = 0.6):
+    """A random but plausible die; `game_share` of them wear one of the game's five colours."""
+    if rng.random() < game_share:
+        color = str(rng.choice(list(GAME_COLORS)))
+        base = np.array(GAME_COLORS[color])
+    else:
+        color = str(rng.choice(list(OTHER_COLORS)))
+        base = np.array(OTHER_COLORS[color])
+    body = np.clip(base * rng.uniform(0.85, 1.12) + rng.normal(0, 0.025, 3), 0, 1)
+    lum = float(body @ (0.3, 0.59, 0.11))
+    if lum < 0.55 or rng.random() < 0.15:
+        pip = np.array((0.95, 0.95, 0.93)) if rng.random() < 0.9 else np.array((0.9, 0.75, 0.2))
+    else:
+        pip = np.array((0.05, 0.05, 0.06)) if rng.random() < 0.85 else np.array((0.7, 0.1, 0.1))
+    pip = np.clip(pip + rng.normal(0, 0.03, 3), 0, 1)
+    elev = rng.uniform(0.55, 1.0)
+    az = rng.uniform(0, 2 * np.pi)
+    light = np.array((np.cos(az) * np.sqrt(1 - elev**2), np.sin(az) * np.sqrt(1 - elev**2), elev))
+    tilt_mag = side * rng.uniform(0.0, 0.22) if rng.random() < 0.5 else 0.0
+    tilt_dir = rng.uniform(0, 2 * np.pi)
+    return DieStyle(
+        value=value,
+        color=color,
+        body=tuple(body.tolist()),
+        pip=tuple(pip.tolist()),
+        side=float(side),
+        angle=float(rng.uniform(0, 2 * np.pi)),
+        corner=float(rng.uniform(0.12, 0.38)),
+        pip_radius=float(rng.uniform(0.13, 0.2) * (1.35 if value == 1 and rng.random() < 0.4
+                                                   else 1.0)),
+        tilt=(float(tilt_mag * np.cos(tilt_dir)), float(tilt_mag * np.sin(tilt_dir))),
+        light=tuple(light.tolist()),
+        gloss=float(rng.uniform(0.1, 0.9)),
+        # The game's dice are plain; swirled plastic only appears among the other colours.
+        marble=float(rng.uniform(0.3, 1.0)) if color in OTHER_COLORS and rng.random() < 0.25
+        else 0.0,
+    )
+
+
+def _box_sdf(u: np.ndarray, v: np.ndarray, corner: float) -> np.ndarray:
+    """Signed distance (face units) to a rounded square of half-side 1; negative inside."""
+    h = 1.0 - corner
+    qx, qy = np.abs(u) - h, np.abs(v) - h
+    outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0))
+    inside = np.minimum(np.maximum(qx, qy), 0)
+    return outside + inside - corner
+
+
+def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | None = None):
+    """Draw one die on a transparent square patch.
+
+    Returns (rgb float32 HxWx3 in 0..1, alpha float32 HxW, outline Nx2 in patch pixels). The
+    outline (top face plus swept side face) is what the label box is computed from, after any
+    camera warp, so the box always hugs what is drawn.
+    """
+    # Small dice need 2x supersampling for round pips; from ~40 px the edge antialiasing suffices.
+    ss = supersample or (2 if style.side < 40 else 1)
+    half = style.side / 2.0
+    reach = half * 1.45 + max(abs(style.tilt[0]), abs(style.tilt[1])) + 2
+    size = int(np.ceil(2 * reach))
+    n = size * ss
+    coords = (np.arange(n, dtype=np.float32) + 0.5) / ss - size / 2.0
+    px, py = np.meshgrid(coords, coords)
+    c, s = np.cos(style.angle), np.sin(style.angle)
+    px_per_unit = half  # one face unit in output pixels
+
+    def face_uv(ox: float, oy: float):
+        x, y = px - ox, py - oy
+        return (c * x + s * y) / px_per_unit, (-s * x + c * y) / px_per_unit
+
+    # The top face sits at the patch centre shifted by -tilt/2, the base at +tilt/2; the side face
+    # is the rounded square swept between them.
+    tx, ty = style.tilt
+    u, v = face_uv(-tx / 2, -ty / 2)
+    d_top = _box_sdf(u, v, style.corner)
+    d_side = d_top
+    steps = int(np.ceil(np.hypot(tx, ty) / (0.15 * style.side)))  # no tilt: no side face
+    for t in np.linspace(1.0 / max(steps, 1), 1.0, steps):
+        uu, vv = face_uv(-tx / 2 + t * tx, -ty / 2 + t * ty)
+        d_side = np.minimum(d_side, _box_sdf(uu, vv, style.corner))
+
+    aa = 1.0 / (px_per_unit)  # one output pixel in face units, for antialiasing
+    alpha_top = np.clip(0.5 - d_top / aa, 0, 1)
+    alpha_all = np.clip(0.5 - d_side / aa, 0, 1)
+
+    body = np.array(style.body, dtype=np.float32)
+    if style.marble > 0:
+        # Swirled plastic: a low-frequency two-tone pattern in face coordinates.
+        other = np.clip(body[::-1] * 0.6 + rng.uniform(0, 0.6, 3), 0, 1).astype(np.float32)
+        f = rng.uniform(2, 5, 4)
+        w = np.sin(f[0] * u + 2 * np.sin(f[1] * v)) * np.sin(f[2] * v + 2 * np.cos(f[3] * u))
+        m = np.clip(w * 2, 0, 1)[..., None] * style.marble
+        albedo = body * (1 - m) + other * m
+    else:
+        albedo = np.broadcast_to(body, (*u.shape, 3))
+
+    # Bevel normals from the distance field: flat face, rounded rim of width `bevel`.
+    bevel = 0.22
+    rim = np.clip((d_top + bevel) / bevel, 0, 1) ** 1.5
+    gy, gx = np.gradient(d_top)
+    gn = np.hypot(gx, gy) + 1e-6
+    # gradient in face frame -> image frame (the field was built in rotated coordinates already,
+    # so np.gradient over the pixel grid is already in image axes)
+    nx, ny = gx / gn * rim, gy / gn * rim
+    nz = np.sqrt(np.clip(1 - nx**2 - ny**2, 0.05, 1))
+    lx, ly, lz = style.light
+    diffuse = np.clip(nx * lx + ny * ly + nz * lz, 0, 1)
+    hx, hy, hz = lx, ly, lz + 1.0
+    hn = np.sqrt(hx * hx + hy * hy + hz * hz)
+    # The glint lives on the rounded rim; a flat face mirrors the lamp only as the soft sheen spot
+    # below, never as a fully white face.
+    spec = np.clip((nx * hx + ny * hy + nz * hz) / hn, 0, 1) ** 40 * style.gloss * (rim > 0.05)
+
+    shade = (0.45 + 0.6 * diffuse)[..., None]
+    rgb = albedo * shade
+
+    if not style.blank:
+        pr = style.pip_radius
+        d_pip = np.full(u.shape, 9.0, dtype=np.float32)
+        for cx, cy in PIP_LAYOUTS[style.value]:
+            d_pip = np.minimum(d_pip, np.hypot(u - cx, v - cy) - pr)
+        pip_a = np.clip(0.5 - d_pip / aa, 0, 1)[..., None]
+        # Dimple: darker towards the rim on the light side, a little lighter in the middle.
+        depth = np.clip(1 + d_pip / pr, 0, 1)[..., None]
+        pip_rgb = np.array(style.pip, dtype=np.float32) * (0.7 + 0.3 * depth)
+        rgb = rgb * (1 - pip_a) + pip_rgb * pip_a
+
+    # A broad soft sheen plus the sharp glint.
+    sheen = np.exp(-((u + lx * 0.8) ** 2 + (v + ly * 0.8) ** 2) / 0.6) * 0.12 * style.gloss
+    rgb = rgb + (spec + sheen)[..., None]
+
+    # Side face: darker body colour, only where the top face is not.
+    side_rgb = albedo * (0.35 + 0.25 * max(0.0, -(tx * lx + ty * ly)) / (np.hypot(tx, ty) + 1e-6))
+    rgb = rgb * alpha_top[..., None] + side_rgb * (1 - alpha_top[..., None])
+
+    if ss > 1:
+        rgb = rgb.reshape(size, ss, size, ss, 3).mean(axis=(1, 3))
+        alpha_all = alpha_all.reshape(size, ss, size, ss).mean(axis=(1, 3))
+
+    # Outline polygon for labels: the exact rounded-square outline of the top face and the base.
+    h, r = 1.0 - style.corner, style.corner
+    ang = np.linspace(0, np.pi / 2, 6)
+    corner_pts = []
+    for sx, sy, a0 in ((1, 1, 0.0), (-1, 1, np.pi / 2), (-1, -1, np.pi), (1, -1, 1.5 * np.pi)):
+        corner_pts.append(
+            np.stack([sx * h + r * np.cos(ang + a0), sy * h + r * np.sin(ang + a0)], 1)
+        )
+    fu, fv = np.concatenate(corner_pts).T
+    pts = []
+    for ox, oy in ((-tx / 2, -ty / 2), (tx / 2, ty / 2)):
+        x = (c * fu - s * fv) * px_per_unit + ox + size / 2.0
+        y = (s * fu + c * fv) * px_per_unit + oy + size / 2.0
+        pts.append(np.stack([x, y], axis=1))
+    outline = np.concatenate(pts).astype(np.float32)
+    return np.clip(rgb, 0, 1).astype(np.float32), alpha_all.astype(np.float32), outline

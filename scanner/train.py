@@ -1,0 +1,159 @@
+"""Train the dice detector offline with ultralytics and export it to ONNX (extra `train`).
+
+Only this module imports torch/ultralytics; the runtime reads the exported ONNX with onnxruntime.
+Three steps, each runnable alone (and all of them by `alea train`):
+
+1. `real_tiles`: cut the real photos (640 px, dice 30–53 px) into fixed-size tiles *without
+   resizing*, so real dice keep the scale the detector works at (a die ~32–48 px). Resizing a
+   640 photo to a 320 training size would halve every die: the classic sim-to-real scale trap.
+2. `train`: build the model from its YAML (no pretrained weights exist offline), train with
+   checkpoints every epoch (`runs/.../weights/last.pt`), resumable with `resume=True`.
+3. `export_onnx`: ONNX at a pinned opset, output (1, 4 + 6, N), copied into `models/`.
+
+ultralytics is kept offline by YOLO_OFFLINE, no auto-install, amp=False (the AMP check downloads a
+model) and a font in its config dir (otherwise it fetches Arial.ttf at every plot).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+OPSET = 18
+REPO = Path(__file__).resolve().parents[1]
+RUNS = REPO / "runs"
+
+
+def offline_env(config_dir: Path = RUNS / "yolo_config") -> None:
+    """Point ultralytics at a private config dir with a font, and forbid network and installs."""
+    os.environ["YOLO_OFFLINE"] = "1"
+    os.environ["YOLO_AUTOINSTALL"] = "false"
+    os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
+    font = config_dir / "Ultralytics" / "Arial.ttf"
+    if not font.exists():
+        import matplotlib
+
+        src = Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf" / "DejaVuSans.ttf"
+        font.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(src, font)
+
+
+def _read_labels(path: Path) -> np.ndarray:
+    if not path.exists():
+        return np.zeros((0, 5), np.float32)
+    rows = [list(map(float, ln.split())) for ln in path.read_text().splitlines() if ln.strip()]
+    return np.array(rows, np.float32).reshape(-1, 5)
+
+
+def real_tiles(src: Path, out: Path, split: str, photos: list[Path], per_photo: int,
+               size: int = 320, seed: int = 0, min_visible: float = 0.6) -> int:
+    """Crop `per_photo` size×size tiles from each photo at native scale, with clipped labels.
+
+    Each crop is the best of 25 random positions, the one cutting the fewest dice; dice at least
+    `min_visible` inside are kept (clipped box), smaller slivers are dropped. Returns tile count.
+    """
+    rng = np.random.default_rng(seed)
+    (out / "images" / split).mkdir(parents=True, exist_ok=True)
+    (out / "labels" / split).mkdir(parents=True, exist_ok=True)
+    count = 0
+    for photo in tqdm(photos, desc=f"real tiles {split}", disable=None):
+        img = cv2.imread(str(photo))
+        h, w = img.shape[:2]
+        lab = _read_labels(src / "labels" / (photo.stem + ".txt"))
+        boxes = np.stack([(lab[:, 1] - lab[:, 3] / 2) * w, (lab[:, 2] - lab[:, 4] / 2) * h,
+                          (lab[:, 1] + lab[:, 3] / 2) * w, (lab[:, 2] + lab[:, 4] / 2) * h], 1)
+        for k in range(per_photo):
+            best = None
+            for _ in range(25):
+                x, y = int(rng.integers(0, w - size + 1)), int(rng.integers(0, h - size + 1))
+                ix0, iy0 = np.clip(boxes[:, 0], x, x + size), np.clip(boxes[:, 1], y, y + size)
+                ix1, iy1 = np.clip(boxes[:, 2], x, x + size), np.clip(boxes[:, 3], y, y + size)
+                inter = (ix1 - ix0) * (iy1 - iy0)
+                area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+                frac = inter / np.maximum(area, 1e-6)
+                cut = int(((frac > 0.02) & (frac < 0.98)).sum())
+                score = (cut, -int((frac >= 0.98).sum()))
+                if best is None or score < best[0]:
+                    best = (score, x, y, frac, (ix0, iy0, ix1, iy1))
+            _, x, y, frac, (ix0, iy0, ix1, iy1) = best
+            lines = []
+            for i in np.flatnonzero(frac >= min_visible):
+                cx, cy = ((ix0[i] + ix1[i]) / 2 - x) / size, ((iy0[i] + iy1[i]) / 2 - y) / size
+                bw, bh = (ix1[i] - ix0[i]) / size, (iy1[i] - iy0[i]) / size
+                lines.append(f"{int(lab[i, 0])} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
+            name = f"{photo.stem}_t{k}"
+            cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), img[y:y + size, x:x + size],
+                        [cv2.IMWRITE_JPEG_QUALITY, 95])
+            (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n")
+            count += 1
+    return count
+
+
+def prepare(out: Path, synth_n: int, synth_val: int, seed: int, real_dir: Path | None,
+            real_per_photo: int, real_val_photos: int = 20, size: int = 320) -> Path:
+    """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
+
+    The last `real_val_photos` photos of real train/ are held out as validation tiles; the real
+    test/ split is never read here.
+    """
+    from scanner.synth.dataset import write_dataset, write_yaml
+    from scanner.synth.scene import SceneConfig
+
+    synth = out / "synth"
+    if not (synth / "data.yaml").exists():
+        write_dataset(synth, synth_n, seed, synth_val, SceneConfig(width=size, height=size))
+    train_list = [str((synth / "images" / "train").resolve())]
+    val_list = [str((synth / "images" / "val").resolve())]
+    if real_dir is not None:
+        real = out / "real"
+        if not (real / "images" / "train").exists():
+            photos = sorted((real_dir / "images").glob("*.jpg"))
+            fit, held = photos[: len(photos) - real_val_photos], photos[-real_val_photos:]
+            real_tiles(real_dir, real, "train", fit, real_per_photo, size, seed)
+            real_tiles(real_dir, real, "val", held, 2, size, seed + 1)
+        train_list.append(str((real / "images" / "train").resolve()))
+        val_list.append(str((real / "images" / "val").resolve()))
+    return write_yaml(out, {"train": train_list, "val": val_list})
+
+
+def train(data: Path, model: str = "yolo11n.yaml", epochs: int = 15, imgsz: int = 320,
+          batch: int = 16, name: str = "dice", workers: int = 2, resume: bool = False,
+          seed: int = 0, project: Path = RUNS / "detect", cache: str | bool = "ram") -> Path:
+    """Train (or resume) and return the best checkpoint path; last.pt is saved every epoch."""
+    offline_env()
+    from ultralytics import YOLO
+
+    run_dir = project / name
+    last = run_dir / "weights" / "last.pt"
+    if resume and last.exists():
+        YOLO(str(last)).train(resume=True, amp=False)
+    else:
+        YOLO(model).train(
+            data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
+            project=str(project), name=name, exist_ok=True, amp=False, seed=seed,
+            deterministic=False, pretrained=False, plots=False, cache=cache,
+            close_mosaic=max(1, epochs // 5), warmup_epochs=1,
+            # The renderer already rotates dice and varies colour; dice are symmetric under flips.
+            degrees=0.0, fliplr=0.5, flipud=0.5, scale=0.3, translate=0.1, mosaic=1.0,
+            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0,
+        )
+    best = run_dir / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
+def export_onnx(weights: Path, dest: Path, imgsz: int = 640) -> Path:
+    """Export to ONNX (pinned opset, dynamic input size) and copy it to `dest`."""
+    offline_env()
+    from ultralytics import YOLO
+
+    onnx_path = Path(YOLO(str(weights)).export(format="onnx", opset=OPSET, imgsz=imgsz,
+                                               dynamic=True, simplify=False))
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if onnx_path.resolve() != dest.resolve():
+        shutil.copy(onnx_path, dest)
+    return dest

@@ -1,0 +1,197 @@
+"""Dice detection with onnxruntime: letterbox, forward, decode, NMS, boxes back to the photo.
+
+No torch at run time. The exported YOLO head gives (1, 4 + 6, N): per anchor a box (cx, cy, w, h)
+in network pixels and one score per die value; we keep the best value per anchor, threshold,
+run class-agnostic NMS (two dice never overlap much, so two values on one die must compete),
+then undo the letterbox. Colour is decided afterwards from the die's pixels (scanner.vision.color).
+
+The network input keeps the photo's aspect ("rect" letterbox to a multiple of 32), so a 1280×720
+frame costs a 640×384 forward, not 640×640. `imgsz` is the long side the photo is scaled to: the
+detector was trained with dice ~26–56 px at that scale. `imgsz=0` keeps the photo's own scale,
+which is right for the rectified table view (made at the training scale on purpose).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scanner.errors import InputError
+from scanner.vision.dice import Dice
+
+DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
+NUM_VALUES = 6
+MAX_PIXELS = 100_000_000  # 100 MP: beyond this a photo is refused rather than risking memory
+MAX_FILE_BYTES = 200 * 1024 * 1024
+
+
+def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
+    """Read any photo as 8-bit BGR; grayscale, alpha and 16-bit images are converted.
+
+    Raises InputError (never a cv2 traceback) for missing, empty, undecodable or huge files.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("image.not-found", f"no such image file: {path}", where)
+    size = p.stat().st_size
+    if size == 0:
+        raise InputError("image.empty", f"image file is empty: {path}", where)
+    if size > MAX_FILE_BYTES:
+        raise InputError("image.too-large", f"image file over 200 MB: {path}", where)
+    # OpenCV logs its own decoder complaints to stderr; the contract allows one stderr line.
+    logging = cv2.utils.logging
+    previous = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        data = np.fromfile(str(p), dtype=np.uint8)
+        # IMREAD_COLOR applies the EXIF orientation (phone photos) and gives 8-bit BGR from
+        # grayscale, alpha and 16-bit files alike.
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except (cv2.error, OSError, MemoryError) as exc:
+        raise InputError("image.unreadable", f"cannot decode image {path}: {exc}", where) from None
+    finally:
+        logging.setLogLevel(previous)
+    if img is None or img.size == 0:
+        raise InputError("image.unreadable", f"not a readable image: {path}", where)
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:
+        raise InputError("image.too-large", f"image over 100 megapixels: {path}", where)
+    return to_bgr8(img)
+
+
+def to_bgr8(img: np.ndarray) -> np.ndarray:
+    """Normalise an array from imdecode/camera to contiguous uint8 BGR."""
+    if img.dtype != np.uint8:
+        img = img.astype(np.float64)
+        top = 65535.0 if img.max() > 255 else 255.0
+        img = np.clip(img / top * 255.0, 0, 255).astype(np.uint8)
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    elif img.shape[2] == 1:
+        img = cv2.cvtColor(img[..., 0], cv2.COLOR_GRAY2BGR)
+    return np.ascontiguousarray(img)
+
+
+def letterbox(img: np.ndarray, imgsz: int, stride: int = 32) -> tuple[np.ndarray, float, int, int]:
+    """Scale the long side to `imgsz` (0: keep the scale), pad to a multiple of `stride` with
+    grey (114), keeping the aspect.
+
+    Returns (padded image, scale, pad_x, pad_y); original = (net - pad) / scale.
+    """
+    h, w = img.shape[:2]
+    scale = imgsz / max(h, w) if imgsz > 0 else 1.0
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1
+                         else cv2.INTER_LINEAR) if (nw, nh) != (w, h) else img
+    pw, ph = (-nw) % stride, (-nh) % stride
+    px, py = pw // 2, ph // 2
+    out = cv2.copyMakeBorder(resized, py, ph - py, px, pw - px, cv2.BORDER_CONSTANT,
+                             value=(114, 114, 114))
+    return out, scale, px, py
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Greedy non-maximum suppression; returns kept indices, best first."""
+    order = np.argsort(-scores)
+    keep = []
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    while order.size:
+        i = order[0]
+        keep.append(i)
+        rest = order[1:]
+        xx0 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        yy0 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        xx1 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        yy1 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(xx1 - xx0, 0, None) * np.clip(yy1 - yy0, 0, None)
+        ov = inter / (area[i] + area[rest] - inter + 1e-9)
+        order = rest[ov <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300):
+    """(1, 4+6, N) head output -> (boxes xyxy in network pixels, values 1..6, scores)."""
+    if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] != 4 + NUM_VALUES:
+        raise ValueError(f"unexpected detector output shape {output.shape}")
+    pred = output[0].T  # (N, 10)
+    scores_all = pred[:, 4:]
+    cls = scores_all.argmax(1)
+    scores = scores_all[np.arange(len(cls)), cls]
+    m = scores >= conf
+    pred, cls, scores = pred[m], cls[m], scores[m]
+    cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+    keep = nms(boxes, scores, iou)[:max_det]
+    return boxes[keep], cls[keep] + 1, scores[keep]
+
+
+class DiceDetector:
+    """Load the ONNX once, then `detect(image)` any number of photos.
+
+    >>> det = DiceDetector()                      # doctest: +SKIP
+    >>> det.detect(cv2.imread("table.jpg"))       # doctest: +SKIP
+    """
+
+    def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, imgsz: int = 640,
+                 conf: float = 0.35, iou: float = 0.45, threads: int | None = None,
+                 colors: bool = True) -> None:
+        import onnxruntime as ort
+
+        model = Path(model)
+        if not model.is_file():
+            raise InputError("model.not-found", f"no detector model at {model}", "$.model")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(model), opts,
+                                                providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
+            raise InputError("model.unreadable", f"cannot load model {model}: {exc}",
+                             "$.model") from None
+        self.input_name = self.session.get_inputs()[0].name
+        shape = self.session.get_inputs()[0].shape
+        # A model exported with a fixed size dictates it; a dynamic one takes any multiple of 32.
+        self.fixed = isinstance(shape[2], int) and isinstance(shape[3], int)
+        self.imgsz = int(shape[3]) if self.fixed else imgsz
+        self.conf, self.iou = conf, iou
+        self.classifier = None
+        if colors:
+            from scanner.vision.color import ColorClassifier
+
+            self.classifier = ColorClassifier.load()
+
+    def forward(self, img: np.ndarray) -> tuple[np.ndarray, float, int, int]:
+        """Raw head output for one BGR image, with the letterbox parameters."""
+        if self.fixed:
+            boxed, scale, px, py = letterbox(img, self.imgsz)
+            h, w = boxed.shape[:2]
+            boxed = cv2.copyMakeBorder(boxed, 0, self.imgsz - h, 0, self.imgsz - w,
+                                       cv2.BORDER_CONSTANT, value=(114, 114, 114))
+        else:
+            boxed, scale, px, py = letterbox(img, self.imgsz)
+        blob = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None]
+        blob = np.ascontiguousarray(blob, dtype=np.float32) / 255.0
+        return self.session.run(None, {self.input_name: blob})[0], scale, px, py
+
+    def detect(self, img: np.ndarray) -> Dice:
+        """All dice in a BGR (or grayscale/BGRA) image, boxes in its own pixels."""
+        img = to_bgr8(img)
+        h, w = img.shape[:2]
+        if h < 2 or w < 2:
+            return Dice.empty()
+        out, scale, px, py = self.forward(img)
+        boxes, values, scores = decode(out, self.conf, self.iou)
+        if not len(values):
+            return Dice.empty()
+        boxes = (boxes - np.array([px, py, px, py])) / scale
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        dice = Dice(boxes, values, np.clip(scores, 0, 1), [None] * len(values))
+        if self.classifier is not None:
+            dice = dice.with_colors(self.classifier.classify(img, dice.xyxy))
+        return dice

@@ -1,0 +1,133 @@
+"""The figures table: per-die recall, precision, value and colour accuracy, fully-right images.
+
+A prediction matches a labelled die when their boxes overlap with IoU >= 0.5 (greedy, best IoU
+first, one-to-one). Value and colour accuracy are over matched dice; an image is "fully right"
+when every die is found with the right value (and colour, where colours are labelled) and
+nothing else is reported. Labels are YOLO files (class = value - 1); synthetic datasets add
+colors/ sidecars, where a colour outside the five players' means the right answer is null.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from scanner.rules.components import PLAYER_COLORS
+
+
+@dataclass
+class Tally:
+    """Running counts for one test set."""
+
+    name: str
+    images: int = 0
+    truth: int = 0
+    predicted: int = 0
+    matched: int = 0
+    value_ok: int = 0
+    color_total: int = 0
+    color_ok: int = 0
+    images_right: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def row(self) -> dict:
+        def pct(a: int, b: int) -> float | None:
+            return round(100.0 * a / b, 2) if b else None
+
+        return {
+            "set": self.name, "images": self.images, "dice": self.truth,
+            "recall": pct(self.matched, self.truth),
+            "precision": pct(self.matched, self.predicted),
+            "value_acc": pct(self.value_ok, self.matched),
+            "color_acc": pct(self.color_ok, self.color_total),
+            "images_right": pct(self.images_right, self.images),
+            "median_ms": round(float(np.median(self.ms)), 1) if self.ms else None,
+        }
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+
+
+def match(truth: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching by IoU (best first); pairs (truth index, pred index)."""
+    if not len(truth) or not len(pred):
+        return []
+    iou = iou_matrix(truth, pred)
+    pairs = []
+    for flat in np.argsort(-iou, axis=None):
+        i, j = divmod(int(flat), iou.shape[1])
+        if iou[i, j] < thr:
+            break
+        if all(i != a and j != b for a, b in pairs):
+            pairs.append((i, j))
+    return pairs
+
+
+def read_truth(label: Path, colors: Path | None, w: int, h: int):
+    rows = [ln.split() for ln in label.read_text().splitlines() if ln.strip()] \
+        if label.exists() else []
+    r = np.array(rows, np.float64).reshape(-1, 5)
+    boxes = np.stack([(r[:, 1] - r[:, 3] / 2) * w, (r[:, 2] - r[:, 4] / 2) * h,
+                      (r[:, 1] + r[:, 3] / 2) * w, (r[:, 2] + r[:, 4] / 2) * h], 1)
+    values = r[:, 0].astype(int) + 1
+    names = None
+    if colors is not None and colors.exists():
+        names = [ln.strip() for ln in colors.read_text().splitlines() if ln.strip()]
+        names = [n if n in PLAYER_COLORS else None for n in names]
+    return boxes, values, names
+
+
+def evaluate(detector, images_dir: Path, labels_dir: Path, name: str,
+             colors_dir: Path | None = None, limit: int | None = None) -> Tally:
+    """Run `detector` over a labelled image folder and tally the figures."""
+    from scanner.vision.detect import load_image
+
+    tally = Tally(name)
+    paths = sorted(p for p in images_dir.iterdir() if p.suffix.lower() in (".jpg", ".png"))
+    for path in tqdm(paths[:limit], desc=f"eval {name}", disable=None):
+        img = load_image(path)
+        h, w = img.shape[:2]
+        tb, tv, tc = read_truth(labels_dir / f"{path.stem}.txt",
+                                colors_dir / f"{path.stem}.txt" if colors_dir else None, w, h)
+        t0 = time.perf_counter()
+        dice = detector.detect(img)
+        tally.ms.append((time.perf_counter() - t0) * 1000)
+        pairs = match(tb, dice.xyxy)
+        tally.images += 1
+        tally.truth += len(tv)
+        tally.predicted += len(dice)
+        tally.matched += len(pairs)
+        ok_all = len(pairs) == len(tv) == len(dice)
+        for i, j in pairs:
+            v_ok = int(dice.value[j]) == int(tv[i])
+            tally.value_ok += v_ok
+            ok_all &= v_ok
+            if tc is not None:
+                c_ok = dice.color[j] == tc[i]
+                tally.color_total += 1
+                tally.color_ok += c_ok
+                ok_all &= c_ok
+        tally.images_right += bool(ok_all)
+    return tally
+
+
+def format_table(rows: list[dict]) -> str:
+    """A fixed-width text table, one row per test set (the MODEL_CARD's table)."""
+    cols = ["set", "images", "dice", "recall", "precision", "value_acc", "color_acc",
+            "images_right", "median_ms"]
+    text = [[c for c in cols]] + [["-" if r[c] is None else str(r[c]) for c in cols]
+                                  for r in rows]
+    widths = [max(len(t[i]) for t in text) for i in range(len(cols))]
+    return "\n".join("  ".join(t[i].ljust(widths[i]) for i in range(len(cols))) for t in text)

@@ -1,0 +1,170 @@
+"""Inference without torch: image loading edge cases, letterbox maths, decoding, NMS, the Dice
+type's validation, and the shipped ONNX's pinned output shape."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.errors import InputError
+from scanner.vision import detect
+from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, decode, letterbox, load_image, nms
+from scanner.vision.dice import Dice
+
+# ---------------------------------------------------------------- loading
+
+
+def test_missing_empty_corrupt_files(tmp_path):
+    with pytest.raises(InputError) as e:
+        load_image(tmp_path / "nope.jpg", "$.images[3]")
+    assert e.value.code == "image.not-found" and e.value.path == "$.images[3]"
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    with pytest.raises(InputError) as e:
+        load_image(tmp_path / "empty.jpg")
+    assert e.value.code == "image.empty"
+    (tmp_path / "bad.jpg").write_bytes(b"\xff\xd8\xff\xe0 this is not really a jpeg" * 10)
+    with pytest.raises(InputError) as e:
+        load_image(tmp_path / "bad.jpg")
+    assert e.value.code == "image.unreadable"
+    with pytest.raises(InputError):
+        load_image(tmp_path)  # a folder is not an image
+
+
+def test_truncated_jpeg_is_an_error_or_an_image(tmp_path):
+    img = (np.random.default_rng(0).random((200, 300, 3)) * 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", img)
+    (tmp_path / "cut.jpg").write_bytes(buf.tobytes()[:300])
+    try:
+        out = load_image(tmp_path / "cut.jpg")
+    except InputError as err:
+        assert err.code == "image.unreadable"
+    else:  # libjpeg may return a grey-filled partial image: then it must still be valid BGR
+        assert out.shape == (200, 300, 3) and out.dtype == np.uint8
+
+
+def test_grayscale_alpha_and_16bit_become_bgr8(tmp_path):
+    gray = np.full((50, 70), 128, np.uint8)
+    cv2.imwrite(str(tmp_path / "g.png"), gray)
+    rgba = np.zeros((40, 30, 4), np.uint8)
+    rgba[..., 3] = 255
+    cv2.imwrite(str(tmp_path / "a.png"), rgba)
+    deep = np.full((20, 20, 3), 65535, np.uint16)
+    cv2.imwrite(str(tmp_path / "d.png"), deep)
+    assert load_image(tmp_path / "g.png").shape == (50, 70, 3)
+    assert load_image(tmp_path / "a.png").shape == (40, 30, 3)
+    d = load_image(tmp_path / "d.png")
+    assert d.dtype == np.uint8 and d.max() == 255
+
+
+def test_huge_image_refused(tmp_path, monkeypatch):
+    cv2.imwrite(str(tmp_path / "big.png"), np.zeros((100, 100, 3), np.uint8))
+    monkeypatch.setattr(detect, "MAX_PIXELS", 5_000)
+    with pytest.raises(InputError) as e:
+        load_image(tmp_path / "big.png")
+    assert e.value.code == "image.too-large"
+
+
+# ---------------------------------------------------------------- maths
+
+
+@pytest.mark.parametrize("shape,imgsz", [((720, 1280), 640), ((640, 640), 640), ((300, 97), 640),
+                                         ((480, 640), 0), ((1, 5000), 640)])
+def test_letterbox_round_trip(shape, imgsz):
+    img = np.zeros((*shape, 3), np.uint8)
+    out, scale, px, py = letterbox(img, imgsz)
+    assert out.shape[0] % 32 == 0 and out.shape[1] % 32 == 0
+    if imgsz:
+        assert max(out.shape[:2]) == imgsz or max(shape) * scale <= imgsz
+    # a point in the original maps into the padded image and back
+    x, y = shape[1] * 0.3, shape[0] * 0.6
+    nx, ny = x * scale + px, y * scale + py
+    assert abs((nx - px) / scale - x) < 1e-6 and abs((ny - py) / scale - y) < 1e-6
+    assert 0 <= nx <= out.shape[1] and 0 <= ny <= out.shape[0]
+
+
+def test_letterbox_1280x720_is_rect():
+    out, scale, px, py = letterbox(np.zeros((720, 1280, 3), np.uint8), 640)
+    assert out.shape[:2] == (384, 640) and scale == 0.5 and px == 0 and py == 12
+
+
+def test_nms_keeps_best_of_overlaps():
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30]], float)
+    keep = nms(boxes, np.array([0.5, 0.9, 0.7]), 0.45)
+    assert keep.tolist() == [1, 2]
+
+
+def test_decode_picks_value_and_thresholds():
+    out = np.zeros((1, 10, 4), np.float32)
+    out[0, :4, 0] = [50, 60, 20, 20]
+    out[0, 4 + 2, 0] = 0.9  # value 3
+    out[0, :4, 1] = [52, 61, 20, 20]
+    out[0, 4 + 4, 1] = 0.6  # overlapping, weaker, other value: suppressed (class-agnostic)
+    out[0, :4, 2] = [200, 100, 30, 30]
+    out[0, 4 + 5, 2] = 0.8  # value 6
+    out[0, 4 + 0, 3] = 0.1  # below threshold
+    boxes, values, scores = decode(out, conf=0.35, iou=0.45)
+    assert values.tolist() == [3, 6]
+    assert np.allclose(boxes[0], [40, 50, 60, 70]) and np.allclose(scores, [0.9, 0.8])
+    with pytest.raises(ValueError):
+        decode(np.zeros((1, 7, 4), np.float32), 0.3, 0.5)
+
+
+# ---------------------------------------------------------------- Dice
+
+
+def test_dice_validates_on_creation():
+    box = np.array([[0, 0, 10, 10]], float)
+    with pytest.raises(ValueError):
+        Dice(box, np.array([7]), np.array([0.5]), [None])
+    with pytest.raises(ValueError):
+        Dice(box, np.array([3]), np.array([1.5]), [None])
+    with pytest.raises(ValueError):
+        Dice(box, np.array([3]), np.array([0.5]), ["red"])
+    with pytest.raises(ValueError):
+        Dice(np.array([[10, 0, 0, 10]], float), np.array([3]), np.array([0.5]), [None])
+    d = Dice(box, np.array([3]), np.array([0.5]), ["blue"])
+    assert d.to_json() == [{"value": 3, "color": "blue", "confidence": 0.5,
+                            "bbox": [0.0, 0.0, 10.0, 10.0]}]
+    assert len(Dice.empty()) == 0 and Dice.empty().to_json() == []
+
+
+# ---------------------------------------------------------------- the shipped model
+
+
+@pytest.fixture(scope="module")
+def detector():
+    assert DEFAULT_MODEL.is_file(), "models/dice.onnx must ship with the repository"
+    return DiceDetector(DEFAULT_MODEL, imgsz=640)
+
+
+def test_onnx_output_shape_is_pinned(detector):
+    # ultralytics 8.4 yolo11 head: (1, 4 + 6 values, anchors); 640x640 -> 8400 anchors.
+    blob = np.zeros((1, 3, 640, 640), np.float32)
+    out = detector.session.run(None, {detector.input_name: blob})[0]
+    assert out.shape == (1, 10, 8400)
+    blob = np.zeros((1, 3, 384, 640), np.float32)
+    assert detector.session.run(None, {detector.input_name: blob})[0].shape == (1, 10, 5040)
+
+
+def test_degenerate_images_give_valid_results(detector):
+    for img in (np.zeros((1, 1, 3), np.uint8), np.zeros((3, 2000), np.uint8),
+                np.full((480, 640, 4), 200, np.uint8)):
+        dice = detector.detect(img)
+        assert isinstance(dice, Dice)
+        h, w = img.shape[:2]
+        if len(dice):
+            assert dice.xyxy[:, [0, 2]].max() <= w and dice.xyxy[:, [1, 3]].max() <= h
+
+
+def test_boxes_are_in_original_pixels(detector):
+    # The same scene at two sizes: boxes must scale with the photo.
+    from scanner.synth.scene import SceneConfig, render_scene
+
+    img = render_scene(42, SceneConfig(width=640, height=640, min_dice=6, max_dice=6)).image
+    a = detector.detect(img)
+    big = cv2.resize(img, (1280, 1280), interpolation=cv2.INTER_LINEAR)
+    b = detector.detect(big)  # imgsz 640: scaled back down, same network input
+    assert len(a) == len(b)
+    if len(a):
+        assert np.allclose(np.sort(b.xyxy.ravel()), np.sort(a.xyxy.ravel() * 2), atol=4)

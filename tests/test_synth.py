@@ -1,0 +1,122 @@
+"""The renderer draws what its labels say: pips counted back, boxes hugging the die, same seed
+same pixels, and the dataset writer's files are valid YOLO."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.synth.dataset import write_dataset
+from scanner.synth.dice import GAME_COLORS, OTHER_COLORS, PIP_LAYOUTS, DieStyle, render_die
+from scanner.synth.scene import SceneConfig, render_scene
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _clean_style(value: int, angle: float, color: str = "blue") -> DieStyle:
+    body = GAME_COLORS.get(color) or OTHER_COLORS[color]
+    pip = (0.95, 0.95, 0.95) if sum(body) < 1.6 else (0.05, 0.05, 0.05)
+    return DieStyle(value=value, color=color, body=body, pip=pip, side=80, angle=angle,
+                    corner=0.2, pip_radius=0.16, tilt=(0.0, 0.0), light=(0.0, 0.0, 1.0),
+                    gloss=0.0, marble=0.0)
+
+
+def count_pips(rgb: np.ndarray, alpha: np.ndarray, pip: tuple[float, float, float]) -> int:
+    """A simple blob counter: pixels near the pip colour, inside the die, as connected blobs."""
+    near = np.linalg.norm(rgb - np.array(pip, np.float32), axis=2) < 0.3
+    mask = (near & (alpha > 0.99)).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return int(sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 20))
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+@pytest.mark.parametrize("angle", [0.0, 0.4, 1.1, 2.7])
+@pytest.mark.parametrize("color", ["blue", "yellow", "brown", "white"])
+def test_pips_drawn_match_label(value, angle, color):
+    style = _clean_style(value, angle, color)
+    rgb, alpha, _ = render_die(style, np.random.default_rng(0))
+    assert count_pips(rgb, alpha, style.pip) == value
+
+
+def test_pip_layouts_are_standard():
+    assert [len(PIP_LAYOUTS[v]) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]
+    # opposite-corner symmetry: every layout is symmetric under a half turn
+    for pts in PIP_LAYOUTS.values():
+        assert sorted(pts) == sorted((-x + 0.0, -y + 0.0) for x, y in pts)
+
+
+@pytest.mark.parametrize("angle", [0.0, 0.3, 0.785])
+def test_outline_box_hugs_drawn_die(angle):
+    style = DieStyle(**{**_clean_style(5, angle).__dict__, "tilt": (6.0, -4.0)})
+    rgb, alpha, outline = render_die(style, np.random.default_rng(0))
+    ys, xs = np.nonzero(alpha > 0.5)
+    drawn = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], float)
+    labelled = np.array([*outline.min(0), *outline.max(0)], float)
+    assert np.abs(drawn - labelled).max() <= 1.5
+
+
+def test_scene_is_deterministic_and_labels_valid():
+    a, b, c = render_scene((3, 7)), render_scene((3, 7)), render_scene((3, 8))
+    assert np.array_equal(a.image, b.image)
+    assert [d.box for d in a.dice] == [d.box for d in b.dice]
+    assert not np.array_equal(a.image, c.image)
+    h, w = a.image.shape[:2]
+    assert a.image.dtype == np.uint8 and a.image.shape == (320, 320, 3)
+    for scene in (a, c):
+        for d in scene.dice:
+            x0, y0, x1, y1 = d.box
+            assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+            assert 1 <= d.value <= 6
+            assert d.color in GAME_COLORS or d.color in OTHER_COLORS
+
+
+def test_scene_dice_sizes_follow_config():
+    cfg = SceneConfig(width=400, height=300, die_px=(30.0, 40.0), min_dice=5, max_dice=5)
+    scene = render_scene(11, cfg)
+    assert scene.image.shape == (300, 400, 3)
+    sides = [min(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in scene.dice
+             if d.box[0] > 0 and d.box[2] < 400 and d.box[1] > 0 and d.box[3] < 300]
+    assert sides and all(28 <= s <= 40 * 1.45 + 12 for s in sides)
+
+
+def test_dataset_writer(tmp_path):
+    yaml_path = write_dataset(tmp_path, n=4, seed=5, val=2, workers=1)
+    text = yaml_path.read_text()
+    assert "0: one" in text and "5: six" in text and "val: images/val" in text
+    images = sorted((tmp_path / "images" / "train").glob("*.jpg"))
+    assert len(images) == 4 and len(list((tmp_path / "images" / "val").glob("*.jpg"))) == 2
+    for img in images:
+        rows = (tmp_path / "labels" / "train" / f"{img.stem}.txt").read_text().split("\n")
+        colors = (tmp_path / "colors" / "train" / f"{img.stem}.txt").read_text().split("\n")
+        rows, colors = [r for r in rows if r], [c for c in colors if c]
+        assert len(rows) == len(colors)
+        for r in rows:
+            cls, *box = r.split()
+            assert 0 <= int(cls) <= 5 and all(0 <= float(v) <= 1 for v in box)
+    # same seed, same bytes
+    again = write_dataset(tmp_path / "again", n=4, seed=5, workers=1)
+    assert (tmp_path / "again" / "images" / "train" / images[0].name).read_bytes() == \
+        images[0].read_bytes()
+    assert again.exists()
+
+
+def test_synth_cli(tmp_path):
+    env_cmd = [sys.executable, "-m", "scanner", "synth", "--out", str(tmp_path / "d"),
+               "--n", "3", "--seed", "2", "--workers", "1", "--size", "160"]
+    res = subprocess.run(env_cmd, capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["train"] == 3 and Path(out["dataset"]).exists()
+    img = cv2.imread(str(next((tmp_path / "d" / "images" / "train").glob("*.jpg"))))
+    assert img.shape == (160, 160, 3)
+    bad = subprocess.run([sys.executable, "-m", "scanner", "synth", "--out", str(tmp_path / "e"),
+                          "--n", "-1"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    assert bad.returncode == 2
+    assert json.loads(bad.stdout)["error"]["code"] == "synth.count"
+    assert len(bad.stderr.strip().splitlines()) == 1
