@@ -118,3 +118,21 @@ def test_pipeline_with_an_oracle_detector_reads_every_state_exactly():
         if got != want:
             wrong.append((i, reading.warnings, got, want))
     assert not wrong, wrong
+
+
+def test_an_illegal_board_is_seen_as_it_lies_and_read_as_the_closest_legal_one():
+    truth = state(
+        strict=False,
+        senatus={"grey": [2, 4], "blue": [5, 6]},
+        forum=forum(("blue", 4), ("grey", 1)),
+    )
+    frame = render_table(truth, 5)
+    cal = calibrate(frame.image, LAYOUT)
+    reading = scan_image(
+        frame.image, cal, lambda board: oracle(frame, cal), players=list(truth.players)
+    )
+    assert reading.seen.senatus == {"grey": (2, 4), "blue": (5, 6)}
+    assert [(d.player, d.value) for d in reading.seen.forum] == [("blue", 4), ("grey", 1)]
+    assert reading.state.senatus["grey"] == (4,)
+    assert [d.value for d in reading.state.forum] == [1, 4]
+    assert any("not one run" in w for w in reading.warnings)

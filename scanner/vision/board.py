@@ -146,6 +146,9 @@ class BoardReading:
     state: BoardState | None
     dice: list[PlacedDie]
     warnings: list[str]
+    # The board exactly as seen, rules or not (parsed with strict=False): what the referee
+    # judges. `state` is the closest legal one, for `alea scan` and `alea round`.
+    seen: BoardState | None = None
 
     def to_json(self) -> dict:
         return {
@@ -247,11 +250,36 @@ def read_board(
     players = list(players)
     placed, located = locate(dice, layout, len(players), camera)
     warnings += located
-    state = _state(placed, players, warnings)
-    return BoardReading(state, placed, warnings)
+    state, seen = _state(placed, players, warnings)
+    return BoardReading(state, placed, warnings, seen)
 
 
-def _state(placed: list[PlacedDie], players: list[str], warnings: list[str]) -> BoardState:
+def _seen(by_building: dict[str, list[PlacedDie]], players: list[str]) -> BoardState:
+    """Every die in a building as it lies: a Senate row that is no run, an unsorted or
+    overfull Forum, two equal sets stay as they are, so the referee can name the rule broken."""
+    mine: dict[str, dict[str, list[int]]] = {
+        "templum": defaultdict(list),
+        "senatus": defaultdict(list),
+    }
+    for building in mine:
+        for d in by_building[building]:
+            mine[building][d.color].append(d.value)
+    row = sorted(by_building["forum"], key=lambda d: (d.pedestal, d.centre_mm[0]))
+    latrina = Counter(d.color for d in by_building["latrina"])
+    data = {
+        "players": players,
+        "templum": {p: sorted(v) for p, v in mine["templum"].items()},
+        "senatus": {p: sorted(v) for p, v in mine["senatus"].items()},
+        "castrum": _castrum(by_building["castrum"]),
+        "forum": [{"player": d.color, "value": d.value} for d in row],
+        "latrina": {p: min(n, DICE_PER_PLAYER) for p, n in latrina.items()},
+    }
+    return BoardState.from_json(data, strict=False)
+
+
+def _state(
+    placed: list[PlacedDie], players: list[str], warnings: list[str]
+) -> tuple[BoardState, BoardState]:
     by_building: dict[str, list[PlacedDie]] = defaultdict(list)
     for die in placed:
         if die.building is None:
@@ -272,6 +300,7 @@ def _state(placed: list[PlacedDie], players: list[str], warnings: list[str]) -> 
         if n > DICE_PER_PLAYER:
             warnings.append(f"{n} {color} dice seen; a player has only {DICE_PER_PLAYER}")
 
+    seen = _seen(by_building, players)
     data: dict[str, Any] = {"players": players}
     data["templum"] = _templum(by_building["templum"], players, warnings)
     data["senatus"] = _senatus(by_building["senatus"], warnings)
@@ -285,7 +314,7 @@ def _state(placed: list[PlacedDie], players: list[str], warnings: list[str]) -> 
     data["supply"] = {
         p: DICE_PER_PLAYER - on_board[p] for p in players if on_board[p] < DICE_PER_PLAYER
     }
-    return _closest_valid(data, warnings)
+    return _closest_valid(data, warnings), seen
 
 
 def _templum(dice: list[PlacedDie], players: list[str], warnings: list[str]) -> dict:
