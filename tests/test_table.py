@@ -30,7 +30,7 @@ def sample_states(n: int, seed: int = 0) -> list:
         g += 1
         st = seen[int(rng.integers(len(seen)))]
         try:
-            lay_out(st, LAYOUT, rng)
+            lay_out(st, LAYOUT)
         except TooManyDice:
             continue
         out.append(st)

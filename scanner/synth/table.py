@@ -10,6 +10,8 @@ the board reader corrects for.
 from __future__ import annotations
 
 import json
+import zlib
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -43,6 +45,7 @@ class TrueDie:
     building: str
     x: float
     y: float
+    yaw: float = 0.0  # radians: how the die is turned
 
 
 class TooManyDice(ValueError):
@@ -50,10 +53,21 @@ class TooManyDice(ValueError):
 
 
 # ------------------------------------------------------------------------- where dice lie
-def _groups(state: BoardState, rng: np.random.Generator) -> dict[str, list[list[tuple]]]:
+def _die_rng(die_seed, *identity) -> np.random.Generator:
+    """A generator for one die's own looks (spin, nudge, style): keyed by who and what it is,
+    so a die keeps them from frame to frame while others are placed around it."""
+    return np.random.default_rng((die_seed, zlib.crc32(repr(identity).encode())))
+
+
+def _groups(state: BoardState, die_seed) -> dict[str, list[list[tuple]]]:
     """Each building's dice as groups of (player, value): a player's Templum dice, Senate run
-    and each Castrum set lie together, as players lay them; Latrina dice lie anyhow."""
-    latrina = [(p, int(rng.integers(1, 7))) for p, n in state.latrina.items() for _ in range(n)]
+    and each Castrum set lie together, as players lay them; Latrina dice lie anyhow (the state
+    counts them, so each shows a value of its own)."""
+    latrina = [
+        (p, int(_die_rng(die_seed, "latrina", p, k).integers(1, 7)))
+        for p, n in state.latrina.items()
+        for k in range(n)
+    ]
     return {
         "templum": [[(p, v) for v in dice] for p, dice in state.templum.items()],
         "senatus": [[(p, v) for v in run] for p, run in state.senatus.items()],
@@ -62,7 +76,7 @@ def _groups(state: BoardState, rng: np.random.Generator) -> dict[str, list[list[
     }
 
 
-def _pack(groups: list[list], cols: int) -> list[tuple[int, int]] | None:
+def _pack(groups: list[list], cols: int) -> list[tuple[int, int]]:
     """(column, row) for each die: a group that does not fit in what is left of a row starts
     the next one, and a group longer than a row wraps straight below itself."""
     cells, row, col = [], 0, 0
@@ -78,10 +92,10 @@ def _pack(groups: list[list], cols: int) -> list[tuple[int, int]] | None:
 
 
 def _slots(polygon: np.ndarray, groups: list[list], die: float) -> list[tuple[float, float]]:
-    """Die positions for `groups` in a grid centred in a rectangular zone, as roomy as the zone
-    allows."""
-    x0, y0 = polygon.min(axis=0) + die * 0.15
-    x1, y1 = polygon.max(axis=0) - die * 0.15
+    """Die positions for `groups` in a grid from the zone's top-left corner, so dice already
+    there stay put when more are laid."""
+    x0, y0 = polygon.min(axis=0) + die * 0.2
+    x1, y1 = polygon.max(axis=0) - die * 0.2
     n = sum(len(g) for g in groups)
     # At most 1.25 dice apart: a run or set lies side by side (the board reader chains dice
     # closer than 1.5 dice into one group).
@@ -89,43 +103,41 @@ def _slots(polygon: np.ndarray, groups: list[list], die: float) -> list[tuple[fl
         cols = int((x1 - x0 - die) // spacing) + 1
         rows = int((y1 - y0 - die) // spacing) + 1
         cells = _pack(groups, cols)
-        used_cols = max(c for c, _ in cells) + 1
-        used_rows = max(r for _, r in cells) + 1
-        if used_rows <= rows:
-            left = (x0 + x1) / 2 - (used_cols - 1) * spacing / 2
-            top = (y0 + y1) / 2 - (used_rows - 1) * spacing / 2
-            return [(left + c * spacing, top + r * spacing) for c, r in cells]
+        if max(r for _, r in cells) < rows:
+            return [(x0 + die / 2 + c * spacing, y0 + die / 2 + r * spacing) for c, r in cells]
     raise TooManyDice(f"{n} dice do not fit in a zone of {x1 - x0:.0f}×{y1 - y0:.0f} mm")
 
 
-def lay_out(state: BoardState, layout: Layout, rng: np.random.Generator) -> list[TrueDie]:
-    """Positions for every die of `state` in its building's printed area (board mm)."""
+def lay_out(state: BoardState, layout: Layout, die_seed=0) -> list[TrueDie]:
+    """Where every die of `state` lies in its building's printed area (board mm)."""
     die = layout.die_size
     placed = []
-    for building, groups in _groups(state, rng).items():
-        if not groups:
-            continue
-        slots = _slots(layout.zones[building].polygon, groups, die)
-        jitter = die * 0.08
-        dice = [d for g in groups for d in g]
-        for (p, v), (x, y) in zip(dice, slots, strict=True):
-            placed.append(
-                TrueDie(
-                    p,
-                    v,
-                    building,
-                    x + rng.uniform(-jitter, jitter),
-                    y + rng.uniform(-jitter, jitter),
-                )
+    seen: Counter = Counter()
+
+    def put(building: str, p: str, v: int, x: float, y: float, nudge: float) -> None:
+        seen[(building, p, v)] += 1
+        r = _die_rng(die_seed, building, p, v, seen[(building, p, v)])
+        placed.append(
+            TrueDie(
+                p,
+                v,
+                building,
+                x + r.uniform(-nudge, nudge),
+                y + r.uniform(-nudge, nudge),
+                float(r.uniform(0, 2 * np.pi)),
             )
+        )
+
+    for building, groups in _groups(state, die_seed).items():
+        if groups:
+            slots = _slots(layout.zones[building].polygon, groups, die)
+            for (p, v), (x, y) in zip([d for g in groups for d in g], slots, strict=True):
+                put(building, p, v, x, y, die * 0.08)
     pedestals = layout.forum_pedestals(len(state.players))
     if len(state.forum) > len(pedestals):
         raise TooManyDice("more Forum dice than pedestals")
     for d, pedestal in zip(state.forum, pedestals, strict=False):
-        x, y = pedestal.centre
-        placed.append(
-            TrueDie(d.player, d.value, "forum", x + rng.uniform(-1, 1), y + rng.uniform(-1, 1))
-        )
+        put("forum", d.player, d.value, *pedestal.centre, 1.0)
     return placed
 
 
@@ -222,7 +234,7 @@ def _artwork(layout_json: str, px_per_mm: float) -> np.ndarray:
     return (sheet.astype(np.float32) / 255.0)[..., None] * tint
 
 
-def _die_style(player: str, value: int, side: float, tilt, light, rng) -> DieStyle:
+def _die_style(player: str, value: int, side: float, tilt, light, yaw, rng) -> DieStyle:
     body = np.clip(
         np.array(GAME_COLORS[player]) * rng.uniform(0.9, 1.08) + rng.normal(0, 0.015, 3), 0, 1
     )
@@ -234,7 +246,7 @@ def _die_style(player: str, value: int, side: float, tilt, light, rng) -> DieSty
         body=tuple(body.tolist()),
         pip=pip,
         side=float(side),
-        angle=float(rng.uniform(0, 2 * np.pi)),
+        angle=float(yaw),
         corner=float(rng.uniform(0.18, 0.3)),
         pip_radius=float(rng.uniform(0.14, 0.18)),
         tilt=(float(tilt[0]), float(tilt[1])),
@@ -265,25 +277,32 @@ def render_table(
     hand: bool = False,
     camera: Camera | None = None,
     size=FRAME_SIZE,
+    look: int | tuple[int, ...] | None = None,
 ) -> TableFrame:
-    """Draw `state` on the table; the same seed gives the same frame."""
+    """Draw `state` on the table; the same seed gives the same frame.
+
+    `look` seeds what stays put while a game is filmed (table, light, white balance, lens blur);
+    by default it follows `seed`. Frames of one game share a look, as a mounted webcam's do, so
+    only dice, hands and sensor noise change between them."""
     rng = np.random.default_rng(seed)
+    env = np.random.default_rng(seed if look is None else look)
     layout = layout or default_layout()
     w, h = size
-    truth = lay_out(state, layout, rng)
-    cam = camera or random_camera(layout, rng, size)
+    die_seed = seed if look is None else look
+    truth = lay_out(state, layout, die_seed)
+    cam = camera or random_camera(layout, env, size)
 
-    img = _wood(rng, h, w)
+    img = _wood(env, h, w)
     art = board_artwork(layout)
     to_image = cam.plane_homography() @ np.linalg.inv(board_to_pixels(SHEET_PX_PER_MM))
     warped = cv2.warpPerspective(art, to_image, (w, h), flags=cv2.INTER_AREA)
     inside = cv2.warpPerspective(np.ones(art.shape[:2], np.float32), to_image, (w, h))[..., None]
-    paper = np.float32(1 + rng.normal(0, 0.02, 3)) * rng.uniform(0.92, 1.0)
+    paper = np.float32(1 + env.normal(0, 0.02, 3)) * env.uniform(0.92, 1.0)
     img = img * (1 - inside) + warped * paper * inside
 
     # Light from one side: shadows fall the other way, highlights face it.
-    az = rng.uniform(0, 2 * np.pi)
-    elev = rng.uniform(0.6, 0.95)
+    az = env.uniform(0, 2 * np.pi)
+    elev = env.uniform(0.6, 0.95)
     light = (
         float(np.cos(az) * np.sqrt(1 - elev**2)),
         float(np.sin(az) * np.sqrt(1 - elev**2)),
@@ -292,34 +311,30 @@ def render_table(
     die = layout.die_size
     order = sorted(truth, key=lambda d: -np.linalg.norm(cam.r @ (d.x, d.y, 0) + cam.t))
     for d in order:
+        own = _die_rng(die_seed, "style", d.building, d.player, d.value, d.yaw)
         base, top = cam.project(np.array([[d.x, d.y, 0.0], [d.x, d.y, -die]]))
         edge = cam.project(np.array([[d.x - die / 2, d.y, -die], [d.x + die / 2, d.y, -die]]))
         side = float(np.linalg.norm(edge[1] - edge[0]))
-        style = _die_style(d.player, d.value, side, base - top, light, rng)
-        rgb, alpha, _ = render_die(style, rng)
+        style = _die_style(d.player, d.value, side, base - top, light, d.yaw, own)
+        rgb, alpha, _ = render_die(style, own)
         centre = (base + top) / 2
         shadow = cv2.GaussianBlur(alpha, (0, 0), max(1.0, side * 0.12)) * 0.45
-        _composite(
-            img,
-            None,
-            shadow,
-            centre[0] - light[0] * side * 0.35,
-            centre[1] - light[1] * side * 0.35,
-        )
+        shift = np.array(light[:2]) * side * 0.35
+        _composite(img, None, shadow, centre[0] - shift[0], centre[1] - shift[1])
         _composite(img, rgb, alpha, centre[0], centre[1])
     if hand:
         draw_hand(img, rng)
 
-    # Sensor: white balance, exposure, uneven light, blur, noise, JPEG.
-    warmth = rng.normal(0, 0.06)
-    gains = np.float32([1 + warmth, 1 + rng.normal(0, 0.02), 1 - warmth]) * rng.uniform(0.85, 1.1)
-    img = np.clip(img * gains, 0, 1) ** np.float32(rng.uniform(0.9, 1.1))
-    img = img * (1 - rng.uniform(0, 0.25) * _noise(rng, h, w, max(h, w) / 2))[..., None]
-    sigma = float(rng.choice([0, 0.5, 0.8]))
+    # Sensor: white balance, exposure, uneven light, blur (the look), then noise and JPEG.
+    warmth = env.normal(0, 0.06)
+    gains = np.float32([1 + warmth, 1 + env.normal(0, 0.02), 1 - warmth]) * env.uniform(0.85, 1.1)
+    img = np.clip(img * gains, 0, 1) ** np.float32(env.uniform(0.9, 1.1))
+    img = img * (1 - env.uniform(0, 0.25) * _noise(env, h, w, max(h, w) / 2))[..., None]
+    sigma = float(env.choice([0, 0.5, 0.8]))
     if sigma:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
-    img = img + rng.normal(0, rng.uniform(0.005, 0.02), img.shape).astype(np.float32)
+    img = img + rng.normal(0, env.uniform(0.005, 0.02), img.shape).astype(np.float32)
     bgr = (np.clip(img[..., ::-1], 0, 1) * 255).astype(np.uint8)
-    ok, jpg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 96))])
+    ok, jpg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(env.integers(75, 96))])
     bgr = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else bgr
     return TableFrame(bgr, state.with_(supply={}), truth, cam)

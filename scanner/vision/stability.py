@@ -140,8 +140,18 @@ class Settler:
         self.reason = "starting"
         self.settled: Settled | None = None
         self._baseline: np.ndarray | None = None
+        self._empty: np.ndarray | None = None
         self._big_still = 0
         self._frame = -1
+
+    def _looks_empty(self, now: np.ndarray) -> bool:
+        """The board looks as it did when last seen bare (a round's dice were cleared away)."""
+        return (
+            self._empty is not None
+            and self._empty.shape == now.shape
+            and changed_area(self._empty, now, self.stillness.level)
+            <= self.stillness.max_motion_mm2
+        )
 
     def update(self, board_image: np.ndarray, reading: Any) -> Any | None:
         """`reading` is this frame's reading, or a function making it: then it is called only
@@ -155,7 +165,7 @@ class Settler:
         now = self.stillness.last
         if self._baseline is not None and self._baseline.shape == now.shape:
             change = changed_area(self._baseline, now, self.stillness.level)
-            if change > self.max_change_mm2:
+            if change > self.max_change_mm2 and not self._looks_empty(now):
                 self._big_still += 1
                 if self._big_still < self.relearn_frames:
                     self.vote.clear()
@@ -169,6 +179,8 @@ class Settler:
             self.reason = "still; waiting for the readings to agree"
             return None
         self._baseline = now
+        if getattr(winner, "dice", None) == []:
+            self._empty = now  # the bare board: clearing it at a round's end is no hand
         self._big_still = 0
         self.reason = "settled"
         if self.settled is None or reading_key(self.settled.reading) != reading_key(winner):

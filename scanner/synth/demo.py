@@ -1,0 +1,244 @@
+"""The demo game: what `alea serve` plays when no camera is plugged in, and the end-to-end test
+of camera → referee.
+
+A seeded random game is turned into a script of table scenes: a hand over the table, then the
+board after each placement. Now and then a player first makes an illegal placement, which the
+referee must flag with its rule id, and takes it back. At the end of each round the buildings
+are cleared. Each settled scene carries what the referee should make of it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scanner.rules import components
+from scanner.rules.game import Game
+from scanner.rules.moves import candidates, legal_moves
+from scanner.rules.placement import Move, check, forum_insert
+from scanner.rules.state import BoardState, ForumDie
+from scanner.synth.table import (
+    Camera,
+    TableFrame,
+    TooManyDice,
+    lay_out,
+    random_camera,
+    render_table,
+)
+from scanner.vision.layout import Layout, default_layout
+
+# Illegal placements the demo shows: each lies on the table in an obvious way.
+SHOWN_RULES = (
+    "senatus.identical",
+    "senatus.not-a-run",
+    "senatus.not-extending",
+    "castrum.identical",
+    "castrum.mixed",
+    "forum.shape",
+    "templum.count",
+    "templum.sum",
+)
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One still picture of the table, held for a while by the demo feed."""
+
+    state: BoardState  # the board (parsed non-strict: an illegal placement lies there too)
+    hand: bool  # a hand over the table: nothing is settled
+    note: str  # what is happening, for people
+    expect: dict | None = None  # for settled scenes: the ruling the referee should give
+
+    def to_json(self) -> dict:
+        return {
+            "state": self.state.to_json(),
+            "hand": self.hand,
+            "note": self.note,
+            "expect": self.expect,
+        }
+
+
+def laid_anyway(state: BoardState, move: Move) -> BoardState:
+    """The board after a player puts `move`'s dice down, legal or not (how they would lie)."""
+    p, dice = move.player, move.dice
+    if move.building in ("templum", "senatus"):
+        held = dict(getattr(state, move.building))
+        held[p] = tuple(sorted(held.get(p, ()) + dice))
+        return state.with_(**{move.building: held})
+    if move.building == "castrum":
+        from scanner.rules.state import CastrumSet
+
+        sets = [s for s in state.castrum if not (s.player == p and s.value in dice)]
+        for v in sorted(set(dice)):
+            had = next((s.count for s in state.castrum if s.player == p and s.value == v), 0)
+            sets.append(CastrumSet(p, v, had + dice.count(v)))
+        return state.with_(castrum=tuple(sets))
+    if move.building == "forum":
+        return state.with_(forum=forum_insert(state.forum, [ForumDie(p, v) for v in dice]))
+    latrina = dict(state.latrina)
+    latrina[p] = latrina.get(p, 0) + len(dice)
+    return state.with_(latrina=latrina)
+
+
+def _illegal_try(state: BoardState, player: str, roll: tuple, rng: random.Random) -> Move | None:
+    tries = [m for m in candidates(state, player, roll) if m.building != "latrina"]
+    # Candidates are shaped to be plausible; widen them with a few shapes players get wrong.
+    values = sorted(set(roll))
+    if len(values) >= 2:
+        tries.append(Move(player, "forum", (values[0], values[-1])))
+        tries.append(Move(player, "castrum", (values[0], values[1])))
+        tries.append(Move(player, "senatus", (values[0], values[-1])))
+    # A Forum placement needs pedestals for its dice to be shown lying there at all.
+    room = state.forum_columns - len(state.forum)
+    tries = [m for m in tries if m.building != "forum" or len(m.dice) <= room]
+    rng.shuffle(tries)
+    for move in tries:
+        v = check(state, move, roll)
+        if not v.legal and v.rule in SHOWN_RULES:
+            return move
+    return None
+
+
+def demo_script(
+    seed: int = 7,
+    players: int = 4,
+    rounds: int = 1,
+    illegal_share: float = 0.15,
+    layout: Layout | None = None,
+) -> list[Scene]:
+    """The scenes of a short game: `rounds` rounds of `players` players."""
+    layout = layout or default_layout()
+    rng = random.Random(seed)
+    game = Game(components.PLAYER_COLORS[:players], seed=seed)
+    scenes: list[Scene] = [Scene(game.state, False, "the table before the game", {"kind": "none"})]
+    while not game.over and game.round_no <= rounds:
+        while (player := game.current_player) is not None:
+            roll = game.roll()
+            before = game.state
+            if rng.random() < illegal_share:
+                bad = _illegal_try(before, player, roll, rng)
+                if bad is not None:
+                    shown = laid_anyway(before, bad)
+                    rule = check(before, bad, roll).rule
+                    scenes += [
+                        Scene(before, True, f"{player} places dice"),
+                        Scene(
+                            shown,
+                            False,
+                            f"{player}: {bad.building} {list(bad.dice)} breaks {rule}",
+                            {"kind": "placement", "legal": False, "rule": rule},
+                        ),
+                        Scene(before, True, f"{player} takes the dice back"),
+                        Scene(before, False, "taken back", {"kind": "none"}),
+                    ]
+            options = list(legal_moves(before, player, roll))
+            rng.shuffle(options)
+            for move in options:  # a placement that still fits the printed zones
+                after = check(before, move, roll).state
+                try:
+                    lay_out(after, layout)
+                    break
+                except TooManyDice:
+                    continue
+            game.place(move)
+            scenes += [
+                Scene(before, True, f"{player} places dice"),
+                Scene(
+                    game.state,
+                    False,
+                    f"{player}: {move.building} {list(move.dice)}",
+                    {"kind": "placement", "legal": True, "move": move.to_json()},
+                ),
+            ]
+        last = game.state
+        result = game.end_round()
+        scenes += [
+            Scene(last, True, "the round is scored: the buildings are cleared"),
+            Scene(
+                BoardState(players=game.state.players if not game.over else last.players),
+                False,
+                f"round {game.round_no - 1} scored",
+                {"kind": "cleared", "round": result.to_json()},
+            ),
+        ]
+    return scenes
+
+
+@dataclass
+class DemoFeed:
+    """An endless frame source playing the demo script, with a fixed camera as a mounted
+    webcam would be. Frames are rendered when first needed and kept (a scene is still)."""
+
+    seed: int = 7
+    players: int = 4
+    rounds: int = 1
+    hold: int = 8  # frames a settled scene lasts (stillness 3 + a 3-of-5 vote)
+    hand_hold: int = 2
+    size: tuple[int, int] = (1280, 720)
+    layout: Layout = field(default_factory=default_layout)
+
+    def __post_init__(self) -> None:
+        self.scenes = demo_script(self.seed, self.players, self.rounds, layout=self.layout)
+        self.camera: Camera = random_camera(
+            self.layout, np.random.default_rng(self.seed), self.size
+        )
+        self._cache: dict[int, TableFrame] = {}
+        self.loops = 0  # how many times the script restarted
+        self.scene_index = 0
+
+    def table(self, i: int) -> TableFrame:
+        """Scene `i` drawn (with its truth: where each die lies)."""
+        if i not in self._cache:
+            s = self.scenes[i]
+            self._cache[i] = render_table(
+                s.state,
+                (self.seed, i),
+                self.layout,
+                hand=s.hand,
+                camera=self.camera,
+                size=self.size,
+                look=self.seed,
+            )
+        return self._cache[i]
+
+    def frame(self, i: int) -> np.ndarray:
+        return self.table(i).image
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        while True:
+            for i, s in enumerate(self.scenes):
+                self.scene_index = i
+                for _ in range(self.hand_hold if s.hand else self.hold):
+                    yield self.frame(i)
+            self.loops += 1
+
+
+def write_demo(
+    out: str | Path, seed: int = 7, players: int = 4, rounds: int = 1, hold: int = 3
+) -> dict:
+    """Frames as JPEG files (`frame-00001.jpg`…) plus `script.json`, for `alea replay`."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    feed = DemoFeed(seed, players, rounds, hold=hold, hand_hold=1)
+    n = 0
+    frames = []
+    for i, s in enumerate(feed.scenes):
+        for _ in range(feed.hand_hold if s.hand else feed.hold):
+            n += 1
+            name = f"frame-{n:05d}.jpg"
+            cv2.imwrite(str(out / name), feed.frame(i), [cv2.IMWRITE_JPEG_QUALITY, 92])
+            frames.append({"file": name, "scene": i})
+    script = {
+        "seed": seed,
+        "players": list(feed.scenes[0].state.players),
+        "frames": frames,
+        "scenes": [s.to_json() for s in feed.scenes],
+    }
+    (out / "script.json").write_text(json.dumps(script, indent=1), encoding="utf-8")
+    return script
