@@ -34,9 +34,13 @@ class GameHub:
         if self.path.exists():
             self.session = Session(GameStore(self.path))
 
-    def new_game(self, players: list[str], seed: int = 0) -> None:
+    def new_game(self, players: list[str], seed: int = 0, keep_previous: bool = True) -> None:
         with self.cond:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not keep_previous:
+                if self.session is not None:
+                    self.session.store.close()
+                self.path.unlink()
             if self.path.exists():
                 # Keep the finished or abandoned game under a numbered name, never delete it.
                 n = 1
@@ -168,6 +172,15 @@ for _name, _action in {
 @live.get("")
 def game():
     return jsonify(hub().snapshot())
+
+
+@live.get("/table")
+def table_status():
+    """The camera loop now: board found, settled or why not, the dice it reads."""
+    loop = current_app.extensions.get("alea.table")
+    if loop is None:
+        return jsonify({"running": False, "reason": "no camera loop in this server"})
+    return jsonify({"running": loop.is_alive(), **loop.status()})
 
 
 @live.get("/inventory")

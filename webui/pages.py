@@ -40,3 +40,35 @@ def referee():
 @pages.get("/game")
 def game():
     return render_template("game.html", page="game", components=_components())
+
+
+@pages.get("/video.mjpg")
+def video():
+    """MJPEG of the camera with zones and dice drawn; the latest frame is re-sent every half
+    second even when nothing changes, or Chromium leaves the picture blank."""
+    from flask import Response, current_app
+
+    loop = current_app.extensions.get("alea.table")
+    if loop is None:
+        return Response("no camera loop in this server", status=404, mimetype="text/plain")
+
+    def stream():
+        seen = -1
+        while True:
+            seen = loop.wait_frame(seen, 0.5)
+            _, jpeg = loop.latest_jpeg()
+            if jpeg is None:
+                continue
+            yield (
+                b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                + str(len(jpeg)).encode()
+                + b"\r\n\r\n"
+                + jpeg
+                + b"\r\n"
+            )
+
+    return Response(
+        stream(),
+        mimetype="multipart/x-mixed-replace; boundary=frame",
+        headers={"Cache-Control": "no-cache"},
+    )

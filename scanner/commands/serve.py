@@ -54,6 +54,9 @@ def run_serve(args: argparse.Namespace) -> int:
             "input.unwritable", f"cannot use {data} as data folder: {exc}", "--data"
         ) from None
     app = create_app({"DATA_DIR": str(data.resolve()), "CAMERA": args.camera})
+    from webui.table import start
+
+    start(app, args.camera)
     host = _lan_address() if args.host in ("0.0.0.0", "") else args.host
     print(
         f"alea is serving on http://{host}:{args.port}/  (game PIN {app.config['GAME_PIN']})",

@@ -140,3 +140,20 @@ document.addEventListener("alea:lang", () => snap && show(snap));
 renderSeating();
 const source = new EventSource("/api/game/stream");
 source.addEventListener("game", (e) => show(JSON.parse(e.data)));
+
+// The camera: MJPEG video and a settled/moving indicator, when this server has a camera loop.
+async function pollTable() {
+  try {
+    const res = await fetch("/api/game/table");
+    const st = await res.json();
+    const live = document.getElementById("live");
+    if (!st.running && !st.error) { live.hidden = true; return; }
+    if (live.hidden) { live.hidden = false; document.getElementById("video").src = "/video.mjpg"; }
+    const settled = st.reason === "settled";
+    const line = document.getElementById("table-status");
+    line.dataset.settled = String(settled);
+    document.getElementById("table-reason").textContent = st.error || (settled ? t("live.settled") : st.reason);
+  } catch (e) { /* the server restarts: try again */ }
+}
+pollTable();
+setInterval(pollTable, 1000);

@@ -1,0 +1,218 @@
+"""The camera side of `alea serve`: one background thread reads frames (a webcam, a video, a
+folder, or the demo feed), runs the live loop (calibrate → still? → detect → board), draws what it
+sees, and hands every newly settled board to the game in progress.
+
+Requests never touch the camera: they read `latest_jpeg()` and `status()`, which the thread
+updates. The MJPEG view re-sends the latest frame at least every half second, because Chromium
+does not paint the last frame of a stream that stops (NOTES.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import cv2
+import numpy as np
+
+from scanner.errors import InputError
+
+PLAYER_BGR = {
+    "grey": (150, 150, 150),
+    "brown": (40, 75, 125),
+    "blue": (190, 90, 30),
+    "green": (60, 150, 50),
+    "yellow": (20, 200, 240),
+    None: (255, 255, 255),
+}
+ZONE_BGR = (0, 140, 255)
+
+
+def overlay(frame: np.ndarray, status, calibration) -> np.ndarray:
+    """The camera image with the zones and every die's colour and value drawn on it."""
+    out = frame.copy()
+    if calibration is not None:
+        layout = calibration.layout
+        for zone in list(layout.zones.values()) + list(layout.pedestals):
+            pts = calibration.board_to_image(zone.polygon.astype(np.float64))
+            cv2.polylines(out, [np.round(pts).astype(np.int32)], True, ZONE_BGR, 1, cv2.LINE_AA)
+    reading = status.settled if status is not None else None
+    for die in reading.dice if reading is not None else []:
+        box = die.image_bbox or die.detection.bbox
+        x0, y0, x1, y1 = (int(round(v)) for v in box)
+        color = PLAYER_BGR.get(die.color, (255, 255, 255))
+        cv2.rectangle(out, (x0, y0), (x1, y1), color, 2, cv2.LINE_AA)
+        label = f"{die.value}{'' if die.building else '?'}"
+        cv2.putText(
+            out,
+            label,
+            (x0, max(12, y0 - 4)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.6,
+            (0, 0, 0),
+            4,
+            cv2.LINE_AA,
+        )
+        cv2.putText(
+            out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, color, 2, cv2.LINE_AA
+        )
+    settled = status is not None and status.reason == "settled"
+    text = "settled" if settled else (status.reason if status is not None else "starting")
+    cv2.rectangle(out, (0, 0), (out.shape[1], 30), (0, 0, 0), -1)
+    cv2.circle(out, (16, 15), 8, (80, 200, 80) if settled else (0, 160, 255), -1)
+    cv2.putText(
+        out, text[:90], (32, 21), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 1, cv2.LINE_AA
+    )
+    return out
+
+
+class TableLoop(threading.Thread):
+    """Frames in, settled boards out to `on_settled(state_json, players)`; `players()` says who
+    sits where now (seating rotates every round)."""
+
+    def __init__(
+        self,
+        frames: Callable[[], Iterator[np.ndarray]],
+        layout,
+        detect,
+        on_settled: Callable[[dict], None],
+        players: Callable[[], list[str] | None],
+        fps: float = 5.0,
+        on_restart: Callable[[], None] | None = None,
+        restarts: Callable[[], int] | None = None,
+    ) -> None:
+        super().__init__(daemon=True, name="alea-table")
+        self.frames, self.layout, self.detect = frames, layout, detect
+        self.on_settled, self.players, self.fps = on_settled, players, fps
+        self.on_restart, self.restarts = on_restart, restarts
+        self.lock = threading.Lock()
+        self.jpeg: bytes | None = None
+        self.frame_no = 0
+        self.info: dict = {"board_found": False, "reason": "starting", "settled": None}
+        self.error: str | None = None
+        self.stop = threading.Event()
+        self.new_frame = threading.Condition()
+
+    def latest_jpeg(self) -> tuple[int, bytes | None]:
+        with self.lock:
+            return self.frame_no, self.jpeg
+
+    def status(self) -> dict:
+        with self.lock:
+            return {**self.info, "frame": self.frame_no, "error": self.error}
+
+    def run(self) -> None:
+        from scanner.vision.live import LiveBoard
+
+        live = LiveBoard(self.layout, self.detect, self.players())
+        seen_restarts = self.restarts() if self.restarts else 0
+        try:
+            for frame in self.frames():
+                if self.stop.is_set():
+                    return
+                started = time.perf_counter()
+                if self.restarts and self.restarts() != seen_restarts:
+                    seen_restarts = self.restarts()
+                    live = LiveBoard(self.layout, self.detect, self.players())
+                    if self.on_restart:
+                        self.on_restart()
+                live.players = self.players()
+                status = live.process(frame)
+                if status.changed and status.settled is not None and status.settled.seen:
+                    self.on_settled(status.settled.seen.to_json())
+                cal = live.calibrator.current if status.board_found else None
+                ok, jpg = cv2.imencode(
+                    ".jpg", overlay(frame, status, cal), [cv2.IMWRITE_JPEG_QUALITY, 80]
+                )
+                settled = status.settled
+                with self.lock:
+                    self.frame_no += 1
+                    self.jpeg = jpg.tobytes() if ok else self.jpeg
+                    self.info = {
+                        "board_found": status.board_found,
+                        "reason": status.reason,
+                        "settled": None
+                        if settled is None
+                        else {
+                            "dice": [d.to_json() for d in settled.dice],
+                            "warnings": list(settled.warnings),
+                        },
+                    }
+                with self.new_frame:
+                    self.new_frame.notify_all()
+                pause = 1.0 / self.fps - (time.perf_counter() - started)
+                if pause > 0:
+                    self.stop.wait(pause)
+        except InputError as err:
+            self.error = err.message
+        except Exception as exc:  # the camera thread must report, not vanish silently
+            self.error = f"the camera loop stopped: {exc}"
+
+    def wait_frame(self, seen: int, timeout: float) -> int:
+        with self.new_frame:
+            self.new_frame.wait_for(lambda: self.frame_no != seen, timeout)
+        return self.frame_no
+
+
+def start(app, camera: str | None) -> TableLoop:
+    """Start the camera loop for `app`: `camera` is a webcam index, video or folder; None plays
+    the demo game (its games are kept apart, in the data folder's demo/, and restart with it)."""
+    from scanner.vision.camera import open_source
+    from scanner.vision.layout import default_layout
+    from webui.live import GameHub
+
+    layout = default_layout()
+    try:
+        from scanner.commands.vision import load_detector
+
+        detect = load_detector(None)
+    except InputError as err:
+        detect = _no_detector(err.message)
+
+    if camera is None:
+        from scanner.synth.demo import DemoFeed
+
+        feed = DemoFeed()
+        hub = GameHub(f"{app.config['DATA_DIR']}/demo")
+        app.extensions["alea.hub"] = hub
+        players = list(feed.scenes[0].state.players)
+        hub.new_game(players, keep_previous=False)
+        frames, fps = (lambda: iter(feed)), 4.0
+        restarts = lambda: feed.loops  # noqa: E731
+        on_restart = lambda: hub.new_game(players, keep_previous=False)  # noqa: E731
+    else:
+        hub = app.extensions["alea.hub"]
+        source = open_source(camera, loop=not str(camera).isdigit())
+
+        def frames():
+            for f in source:
+                yield f.image
+
+        fps, restarts, on_restart = 10.0, None, None
+
+    def on_settled(state: dict) -> None:
+        if hub.session is not None:
+            # A reading the referee cannot use is left out; the frame's status shows it.
+            with contextlib.suppress(InputError):
+                hub.run(lambda s: s.observe(state))
+
+    def players() -> list[str] | None:
+        s = hub.session
+        return list(s.game.state.players) if s is not None else None
+
+    loop = TableLoop(frames, layout, detect, on_settled, players, fps, on_restart, restarts)
+    app.extensions["alea.table"] = loop
+    loop.start()
+    return loop
+
+
+def _no_detector(why: str):
+    """Without a model the video and markers still work; no dice are read."""
+
+    def detect(board_image):
+        return []
+
+    detect.missing = why
+    return detect
