@@ -126,3 +126,29 @@ def test_final_bad_input(client):
     bad["players"][0]["senate"].append("XIV")
     res = client.post("/api/final", json=bad)
     assert res.status_code == 400 and res.get_json()["error"]["path"].startswith("$.players[0]")
+
+
+def test_scan_upload_errors_and_no_board(client):
+    import cv2
+    import numpy as np
+
+    res = client.post("/api/scan", data=b"")
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "image.empty"
+    res = client.post("/api/scan", data=b"not an image at all")
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "image.unreadable"
+    ok, png = cv2.imencode(".png", np.full((240, 320, 3), 128, np.uint8))
+    res = client.post("/api/scan", data=png.tobytes())
+    assert res.status_code == 200
+    out = res.get_json()
+    assert out["state"] is None and "marker" in out["warnings"][0]
+    res = client.post("/api/scan?players=grey,pink", data=png.tobytes())
+    assert res.status_code == 400 and res.get_json()["error"]["path"] == "$.players[1]"
+
+
+def test_json_limit_is_separate_from_the_photo_limit(client):
+    res = client.post(
+        "/api/round",
+        data=b"[" + b"1," * (MAX_BODY_BYTES // 2) + b"1]",
+        content_type="application/json",
+    )
+    assert res.status_code == 413

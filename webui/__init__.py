@@ -12,14 +12,16 @@ from pathlib import Path
 from flask import Flask
 
 # JSON bodies are small (a final inventory is a few kB); anything bigger is refused early.
+# Photos for /api/scan may be larger, up to MAX_UPLOAD_BYTES.
 MAX_BODY_BYTES = 1 << 20
+MAX_UPLOAD_BYTES = 20 << 20
 
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app. `config` may set DATA_DIR (the game data folder) and GAME_PIN."""
     app = Flask(__name__, instance_relative_config=False)
     app.config.update(
-        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         DATA_DIR=str(Path.cwd() / "alea-data"),
         GAME_PIN=f"{secrets.randbelow(10**4):04d}",
         JSON_SORT_KEYS=False,

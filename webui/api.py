@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import Blueprint, jsonify, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scanner.errors import InputError
 
@@ -16,6 +16,10 @@ api = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _body() -> object:
+    from webui import MAX_BODY_BYTES
+
+    if (request.content_length or 0) > MAX_BODY_BYTES:
+        raise RequestEntityTooLarge(f"JSON bodies are limited to {MAX_BODY_BYTES} bytes")
     data = request.get_json(silent=True, force=True)
     if data is None:
         raw = request.get_data(cache=True)
@@ -60,6 +64,44 @@ def _final(data: object) -> dict:
 api.add_url_rule("/check", view_func=calculator(_check), methods=["POST"])
 api.add_url_rule("/round", view_func=calculator(_round), methods=["POST"])
 api.add_url_rule("/final", view_func=calculator(_final), methods=["POST"])
+
+
+@api.post("/scan")
+def scan():
+    """A photo of the table (the request body, or a form file `image`) to `alea scan`'s JSON.
+    The board is located from the sheet's markers in the photo itself; `?players=grey,blue`
+    gives the seating."""
+    import cv2
+    import numpy as np
+
+    from scanner.commands.vision import load_detector
+    from scanner.vision.calibrate import BoardNotFound, calibrate
+    from scanner.vision.layout import default_layout
+    from scanner.vision.scan import scan_image
+
+    try:
+        upload = request.files.get("image")
+        raw = upload.read() if upload is not None else request.get_data()
+        if not raw:
+            raise InputError("image.empty", "send a photo as the body or as form file 'image'")
+        image = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
+        if image is None:
+            raise InputError("image.unreadable", "the upload is not an image OpenCV can read")
+        players = request.args.get("players")
+        players = players.split(",") if players else None
+        if players is not None:
+            from scanner.rules.state import BoardState
+
+            BoardState.from_json({"players": players})
+        layout = default_layout()
+        try:
+            cal = calibrate(image, layout)
+        except BoardNotFound as exc:
+            return jsonify({"state": None, "dice": [], "warnings": [str(exc)]})
+        reading = scan_image(image, cal, load_detector(None), players)
+        return jsonify(reading.to_json())
+    except InputError as err:
+        return jsonify(err.to_json()), 400
 
 
 def http_error(exc: HTTPException):
