@@ -2,6 +2,7 @@
 
 Screenshots of each page land in build/screenshots/ (the README shows the best ones)."""
 
+import contextlib
 import shutil
 import socket
 import threading
@@ -19,22 +20,58 @@ SHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
 TABLET = {"width": 1024, "height": 768}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextlib.contextmanager
+def serving(app):
+    """`app` on waitress at a free port, as `alea serve` runs it."""
     import waitress
 
-    from webui import create_app
-
-    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")), "GAME_PIN": "1357"})
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    srv = waitress.create_server(app, host="127.0.0.1", port=port, threads=8)
+    srv = waitress.create_server(app, host="127.0.0.1", port=port, threads=16)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     time.sleep(0.2)
-    yield f"http://127.0.0.1:{port}"
-    srv.close()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from webui import create_app
+
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("data")), "GAME_PIN": "1357"})
+    with serving(app) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def camera_server(tmp_path_factory):
+    """A server whose camera looks at a still rendered table (an oracle reads its dice)."""
+    import itertools
+
+    from tests.test_table import oracle
+    from tests.test_webui_table import still_table
+    from webui import create_app
+    from webui.table import TableLoop, load_layout
+
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("cam")), "GAME_PIN": "1357"})
+    frame, cal = still_table()
+    loop = TableLoop(
+        lambda: itertools.repeat(frame.image),
+        load_layout(app),
+        lambda board: oracle(frame, cal),
+        lambda s: None,
+        lambda: ["grey", "brown", "blue", "green"],
+        fps=5,
+    )
+    app.extensions["alea.table"] = loop
+    loop.start()
+    with serving(app) as url:
+        yield url, app
+    loop.stop.set()
 
 
 @pytest.fixture(scope="module")
@@ -203,3 +240,29 @@ def test_picks_after_a_round_carry_into_final_scoring(server, page):
     # green: red IV empty = 3; yellow: red woman III unplaced = 0 points, 7 chips = 3.
     assert page.locator('article.result[data-player="green"] .total').inner_text() == "3"
     assert page.locator('article.result[data-player="yellow"] .total').inner_text() == "3"
+
+
+def test_calibration_wizard_finds_markers_and_saves_a_dragged_zone(camera_server, page):
+    url, app = camera_server
+    page.goto(f"{url}/calibrate", wait_until="domcontentloaded")
+    page.locator('[data-marker="0"][data-found="true"]').wait_for()
+    assert page.locator('[data-found="true"]').count() == 8
+    page.locator("#colours .die").first.wait_for()
+    assert page.locator('#colours [data-die="grey:4"]').count() == 1
+    page.wait_for_function("document.querySelector('#rectified').naturalWidth > 0")
+    zone = page.locator('[data-zone="latrina"] rect.zone')
+    zone.scroll_into_view_if_needed()
+    box = zone.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 + 40, box["y"] + box["height"] / 2 + 20, steps=5)
+    page.mouse.up()
+    page.locator("#pin").fill("1357")
+    page.locator("#pin").dispatch_event("change")
+    page.get_by_role("button", name="Save zones").click()
+    page.locator("#saved").wait_for(state="visible")
+    from webui.table import load_layout
+
+    moved = load_layout(app).zones["latrina"].polygon.min(axis=0)
+    assert moved[0] > 280 + 5 and moved[1] > 160 + 2  # dragged right and down, in mm
+    shot(page, "calibrate")

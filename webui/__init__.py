@@ -32,6 +32,7 @@ def create_app(config: dict | None = None) -> Flask:
     from werkzeug.exceptions import HTTPException
 
     from webui.api import api, http_error
+    from webui.calibration import calibration
     from webui.live import GameHub, live
     from webui.pages import pages
 
@@ -39,5 +40,6 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(live)
     app.register_blueprint(pages)
+    app.register_blueprint(calibration)
     app.register_error_handler(HTTPException, http_error)
     return app

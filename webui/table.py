@@ -94,6 +94,20 @@ class TableLoop(threading.Thread):
         self.error: str | None = None
         self.stop = threading.Event()
         self.new_frame = threading.Condition()
+        self.last_frame: np.ndarray | None = None
+        self.last_calibration = None
+        self._new_layout = None
+
+    def set_layout(self, layout) -> None:
+        """Use an edited layout from the next frame on (the calibration wizard saves one)."""
+        with self.lock:
+            self._new_layout = layout
+
+    def rectified(self) -> np.ndarray | None:
+        """The latest frame seen top-down, or None while the board is not found."""
+        with self.lock:
+            frame, cal = self.last_frame, self.last_calibration
+        return None if frame is None or cal is None else cal.rectify(frame)
 
     def latest_jpeg(self) -> tuple[int, bytes | None]:
         with self.lock:
@@ -118,6 +132,11 @@ class TableLoop(threading.Thread):
                     live = LiveBoard(self.layout, self.detect, self.players())
                     if self.on_restart:
                         self.on_restart()
+                with self.lock:
+                    layout, self._new_layout = self._new_layout, None
+                if layout is not None:
+                    self.layout = layout
+                    live = LiveBoard(self.layout, self.detect, self.players())
                 live.players = self.players()
                 status = live.process(frame)
                 if status.changed and status.settled is not None and status.settled.seen:
@@ -130,8 +149,11 @@ class TableLoop(threading.Thread):
                 with self.lock:
                     self.frame_no += 1
                     self.jpeg = jpg.tobytes() if ok else self.jpeg
+                    self.last_frame, self.last_calibration = frame, cal
                     self.info = {
                         "board_found": status.board_found,
+                        "markers": [] if cal is None else sorted(cal.markers),
+                        "error_mm": None if cal is None else round(cal.error_mm, 2),
                         "reason": status.reason,
                         "settled": None
                         if settled is None
@@ -160,10 +182,9 @@ def start(app, camera: str | None) -> TableLoop:
     """Start the camera loop for `app`: `camera` is a webcam index, video or folder; None plays
     the demo game (its games are kept apart, in the data folder's demo/, and restart with it)."""
     from scanner.vision.camera import open_source
-    from scanner.vision.layout import default_layout
     from webui.live import GameHub
 
-    layout = default_layout()
+    layout = load_layout(app)
     try:
         from scanner.commands.vision import load_detector
 
@@ -206,6 +227,20 @@ def start(app, camera: str | None) -> TableLoop:
     app.extensions["alea.table"] = loop
     loop.start()
     return loop
+
+
+def layout_path(app):
+    from pathlib import Path
+
+    return Path(app.config["DATA_DIR"]) / "layout.json"
+
+
+def load_layout(app):
+    """The layout saved by the calibration wizard, else the printed sheet's default."""
+    from scanner.vision.layout import Layout, default_layout
+
+    path = layout_path(app)
+    return Layout.load(path) if path.exists() else default_layout()
 
 
 def _no_detector(why: str):

@@ -1,7 +1,11 @@
 // English and German labels. Elements carry data-i18n="key"; JS uses t("key").
 const I18N = {
   en: {
-    "nav.referee": "Referee", "nav.final": "Final scoring", "nav.game": "Game",
+    "nav.referee": "Referee", "nav.final": "Final scoring", "nav.game": "Game", "nav.calibrate": "Calibrate",
+    "cal.print": "Print the marker sheet at 100 %", "cal.print-help": "Lay the sheet under the buildings, the webcam looking down from about 50–70 cm.",
+    "cal.markers": "Markers found", "cal.zones": "The board from above: drag each zone onto its building",
+    "cal.save": "Save zones", "cal.reset": "Undo changes", "cal.saved": "Saved: the camera uses these zones now.",
+    "cal.colours": "Check the colours: put one die of each colour on the board", "cal.markers-fit": "markers, fit error",
     "game.new": "New game", "game.start": "Start", "game.pin": "Game PIN", "game.turn": "Turn",
     "game.round": "Round", "game.to-play": "to play", "game.place": "Place", "game.undo": "Undo",
     "game.redo": "Redo", "live.settled": "Settled: the board is read", "game.picks": "Tiles taken after round", "game.takes": "takes",
@@ -27,7 +31,11 @@ const I18N = {
     "woman": "woman", "man": "man",
   },
   de: {
-    "nav.referee": "Schiedsrichter", "nav.final": "Schlusswertung", "nav.game": "Partie",
+    "nav.referee": "Schiedsrichter", "nav.final": "Schlusswertung", "nav.game": "Partie", "nav.calibrate": "Kalibrieren",
+    "cal.print": "Markerbogen in 100 % drucken", "cal.print-help": "Den Bogen unter die Gebäude legen, die Webcam schaut aus etwa 50–70 cm herab.",
+    "cal.markers": "Gefundene Marker", "cal.zones": "Das Brett von oben: jede Zone auf ihr Gebäude ziehen",
+    "cal.save": "Zonen speichern", "cal.reset": "Änderungen verwerfen", "cal.saved": "Gespeichert: die Kamera nutzt jetzt diese Zonen.",
+    "cal.colours": "Farben prüfen: je einen Würfel jeder Farbe aufs Brett legen", "cal.markers-fit": "Marker, Passfehler",
     "game.new": "Neue Partie", "game.start": "Starten", "game.pin": "Spiel-PIN", "game.turn": "Durchgang",
     "game.round": "Runde", "game.to-play": "ist am Zug", "game.place": "Setzen", "game.undo": "Rückgängig",
     "game.redo": "Wiederholen", "live.settled": "Ruhig: das Brett ist gelesen", "game.picks": "Genommene Plättchen nach Runde", "game.takes": "nimmt",

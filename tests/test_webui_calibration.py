@@ -1,0 +1,56 @@
+"""The calibration wizard's API: sheets, the rectified view, saving an edited layout."""
+
+import json
+
+import pytest
+
+from tests.test_table import oracle
+from tests.test_webui_table import run_loop, still_table
+from webui import create_app
+from webui.table import load_layout
+
+PIN = {"X-Alea-Pin": "77"}
+
+
+@pytest.fixture()
+def app(tmp_path):
+    return create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "77"})
+
+
+def test_sheets_are_served_and_nothing_else(app):
+    c = app.test_client()
+    res = c.get("/calibration/sheet/markers-a4.pdf")
+    assert res.status_code == 200 and res.data[:5] == b"%PDF-"
+    assert c.get("/calibration/sheet/layout.json").status_code == 404
+    assert c.get("/calibration/sheet/..%2F..%2Fpyproject.toml").status_code == 404
+
+
+def test_saving_a_layout_needs_the_pin_is_validated_and_persists(app, tmp_path):
+    c = app.test_client()
+    layout = c.get("/api/layout").get_json()
+    layout["zones"]["latrina"]["rect"] = [290, 170, 370, 250]
+    assert c.post("/api/layout", json=layout).status_code == 403
+    res = c.post("/api/layout", json=layout, headers=PIN)
+    assert res.status_code == 200
+    saved = json.loads((tmp_path / "layout.json").read_text())
+    assert saved["zones"]["latrina"]["rect"] == [290, 170, 370, 250]
+    assert load_layout(app).zones["latrina"].polygon.min(axis=0).tolist() == [290, 170]
+    bad = dict(layout, markers={"size": 40, "positions": []})
+    res = c.post("/api/layout", json=bad, headers=PIN)
+    assert res.status_code == 400 and res.get_json()["error"]["path"] == "$.markers.positions"
+    assert json.loads((tmp_path / "layout.json").read_text()) == saved  # unchanged
+
+
+def test_rectified_view_of_the_running_camera(app):
+    frame, cal = still_table()
+    loop, _ = run_loop([frame.image] * 6, lambda board: oracle(frame, cal))
+    app.extensions["alea.table"] = loop
+    res = app.test_client().get("/calibration/rectified.jpg")
+    assert res.status_code == 200 and res.data[:2] == b"\xff\xd8"
+    import cv2
+    import numpy as np
+
+    img = cv2.imdecode(np.frombuffer(res.data, np.uint8), cv2.IMREAD_COLOR)
+    assert img.shape[:2] == (891, 1260)  # 420 × 297 mm at 3 px/mm
+    st = app.test_client().get("/api/game/table").get_json()
+    assert st["markers"] == list(range(8)) and st["error_mm"] < 1.5

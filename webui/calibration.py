@@ -1,0 +1,81 @@
+"""The calibration wizard: print the sheet, see the markers found, see the board top-down with
+its zones, drag the zones onto the cardboard buildings, check the dice colours read."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file
+
+from scanner.errors import InputError
+from webui.live import require_pin
+
+calibration = Blueprint("calibration", __name__)
+SHEETS = Path(__file__).resolve().parents[1] / "calibration"
+SHEET_FILES = ("markers-a3.pdf", "markers-a4.pdf", "markers-a3.png", "markers-a4.png")
+
+
+def _loop():
+    return current_app.extensions.get("alea.table")
+
+
+def _layout():
+    from webui.table import load_layout
+
+    loop = _loop()
+    return loop.layout if loop is not None else load_layout(current_app)
+
+
+@calibration.get("/calibrate")
+def wizard():
+    return render_template("calibrate.html", page="calibrate", sheets=SHEET_FILES)
+
+
+@calibration.get("/calibration/sheet/<name>")
+def sheet(name: str):
+    # Only the listed files: a name from the URL never becomes a path of its own.
+    if name not in SHEET_FILES or not (SHEETS / name).exists():
+        return Response("no such sheet", status=404, mimetype="text/plain")
+    return send_file(SHEETS / name, as_attachment=name.endswith(".pdf"))
+
+
+@calibration.get("/calibration/rectified.jpg")
+def rectified():
+    loop = _loop()
+    board = loop.rectified() if loop is not None else None
+    if board is None:
+        return Response("the board is not in view", status=404, mimetype="text/plain")
+    ok, jpg = cv2.imencode(".jpg", board, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return Response(jpg.tobytes(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@calibration.get("/api/layout")
+def get_layout():
+    return jsonify(_layout().to_json())
+
+
+@calibration.post("/api/layout")
+def save_layout():
+    """Validate and save an edited layout (PIN); the camera loop uses it from the next frame."""
+    from scanner.vision.layout import Layout
+    from webui.table import layout_path
+
+    try:
+        require_pin()
+    except PermissionError:
+        return jsonify(InputError("auth.pin", "this needs the game PIN").to_json()), 403
+    try:
+        data = request.get_json(silent=True, force=True)
+        layout = Layout.from_json(data)
+    except InputError as err:
+        return jsonify(err.to_json()), 400
+    path = layout_path(current_app)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(layout.to_json(), indent=1), encoding="utf-8")
+    tmp.replace(path)  # atomic: a crash never leaves half a layout
+    if _loop() is not None:
+        _loop().set_layout(layout)
+    return jsonify({"saved": True, "layout": layout.to_json()})
