@@ -149,11 +149,12 @@ def _scan_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def load_detector(model: str | None):
+def load_detector(model: str | None, imgsz: int | None = None):
     """The real detector's `detect` function; InputError `model.missing` when there is none.
 
     Imported here, not at the top: `scanner.vision.detect` pulls in onnxruntime, and the
-    pipeline itself never needs it (tests pass a fake)."""
+    pipeline itself never needs it (tests pass a fake). `imgsz` is the network's long side for
+    the rectified board (default: the detector's own)."""
     try:
         from scanner.vision import detect as detect_module
     except ImportError as exc:
@@ -162,8 +163,12 @@ def load_detector(model: str | None):
         ) from None
     if model is not None and not Path(model).is_file():
         raise InputError("model.missing", f"no detector model at {model}", "$.model")
+    options = {} if imgsz is None else {"imgsz": imgsz}
     try:
-        detector = detect_module.Detector(model) if model else detect_module.Detector()
+        detector = detect_module.DiceDetector(model or detect_module.DEFAULT_MODEL, **options)
+    except InputError as err:
+        code = "model.missing" if err.code == "model.not-found" else "model.unloadable"
+        raise InputError(code, err.message, "$.model") from None
     except (FileNotFoundError, OSError) as exc:
         raise InputError("model.missing", f"no detector model: {exc}", "$.model") from None
     except Exception as exc:  # a model file onnxruntime cannot load is bad input, not a crash
