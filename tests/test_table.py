@@ -39,28 +39,11 @@ def sample_states(n: int, seed: int = 0) -> list:
 
 def oracle(frame, cal):
     """A perfect detector: each die's cube as the camera sees it, boxed in the rectified board."""
-    cam_pts = []
-    h = LAYOUT.die_size
-    for d in frame.dice:
-        cube = np.array(
-            [
-                [d.x + sx * h / 2, d.y + sy * h / 2, z]
-                for sx in (-1, 1)
-                for sy in (-1, 1)
-                for z in (0.0, -h)
-            ]
-        )
-        cam_pts.append(cube)
-    out = []
-    for d, cube in zip(frame.dice, cam_pts, strict=True):
-        img = frame.project(cube)
-        rect = cal.board_to_rectified(cal.image_to_board(img))
-        x0, y0 = rect.min(axis=0)
-        x1, y1 = rect.max(axis=0)
-        out.append(
-            {"value": d.value, "color": d.player, "confidence": 0.99, "bbox": [x0, y0, x1, y1]}
-        )
-    return out
+    boxes = frame.boxes(lambda p: cal.board_to_rectified(cal.image_to_board(p)))
+    return [
+        {"value": d.value, "color": d.player, "confidence": 0.99, "bbox": list(b)}
+        for d, b in zip(frame.dice, boxes, strict=True)
+    ]
 
 
 def seen_as(st) -> dict:

@@ -172,6 +172,26 @@ class TableFrame:
         """Board mm (x, y, z into the table) → this frame's pixels."""
         return self.camera.project(pts)
 
+    def boxes(self, to_pixels=None, die: float = 16.0) -> np.ndarray:
+        """(N, 4) box of each die's cube as seen, in this frame's pixels or, through
+        `to_pixels` (an image → other pixels map, e.g. a calibration's rectification), in
+        another image's: what a perfect detector would report, in `dice` order."""
+        out = []
+        for d in self.dice:
+            cube = np.array(
+                [
+                    [d.x + sx * die / 2, d.y + sy * die / 2, z]
+                    for sx in (-1, 1)
+                    for sy in (-1, 1)
+                    for z in (0.0, -die)
+                ]
+            )
+            pts = self.project(cube)
+            if to_pixels is not None:
+                pts = to_pixels(pts)
+            out.append([*pts.min(axis=0), *pts.max(axis=0)])
+        return np.array(out, np.float64).reshape(-1, 4)
+
 
 def random_camera(layout: Layout, rng: np.random.Generator, size=FRAME_SIZE) -> Camera:
     """Above the board, tilted up to ~20°, turned any way, the sheet filling most of the frame."""
@@ -338,3 +358,69 @@ def render_table(
     ok, jpg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(env.integers(75, 96))])
     bgr = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else bgr
     return TableFrame(bgr, state.with_(supply={}), truth, cam)
+
+
+def write_board_tiles(
+    out, boards: int, seed: int, tile: int = 320, per_board: int = 4, layout: Layout | None = None
+) -> int:
+    """A YOLO dataset of the rectified board as the scanner sees it (dice at the layout's
+    px/mm, class = pips − 1), cut into `tile`-pixel squares at native scale. Boards come from
+    mid-game states of random games, under random cameras and light. Returns the tile count."""
+    from pathlib import Path
+
+    from scanner.rules.game import play_random_game
+    from scanner.vision.calibrate import calibrate
+
+    layout = layout or default_layout()
+    out = Path(out)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    written, game = 0, 0
+    while written < boards * per_board:
+        states: list = []
+        play_random_game(
+            int(rng.integers(2, 6)),
+            seed + game,
+            after_each=lambda g, states=states: states.append(g.state),
+        )
+        game += 1
+        st = states[int(rng.integers(len(states)))]
+        try:
+            frame = render_table(st, (seed, game), layout)
+        except TooManyDice:
+            continue
+        cal = calibrate(frame.image, layout)
+        board = cal.rectify(frame.image)
+        boxes = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))
+        values = [d.value for d in frame.dice]
+        h, w = board.shape[:2]
+        for _ in range(per_board):
+            # Centre tiles on dice most of the time: empty paper teaches little.
+            if len(boxes) and rng.random() < 0.85:
+                b = boxes[int(rng.integers(len(boxes)))]
+                cx, cy = (
+                    (b[0] + b[2]) / 2 + rng.uniform(-tile / 3, tile / 3),
+                    (b[1] + b[3]) / 2 + rng.uniform(-tile / 3, tile / 3),
+                )
+            else:
+                cx, cy = rng.uniform(tile / 2, w - tile / 2), rng.uniform(tile / 2, h - tile / 2)
+            x0 = int(np.clip(cx - tile / 2, 0, w - tile))
+            y0 = int(np.clip(cy - tile / 2, 0, h - tile))
+            crop = board[y0 : y0 + tile, x0 : x0 + tile]
+            lines = []
+            for (bx0, by0, bx1, by1), v in zip(boxes, values, strict=True):
+                cx0, cy0 = max(bx0 - x0, 0), max(by0 - y0, 0)
+                cx1, cy1 = min(bx1 - x0, tile), min(by1 - y0, tile)
+                area = (bx1 - bx0) * (by1 - by0)
+                if cx1 <= cx0 or cy1 <= cy0 or (cx1 - cx0) * (cy1 - cy0) < 0.6 * area:
+                    continue
+                lines.append(
+                    f"{v - 1} {(cx0 + cx1) / 2 / tile:.6f} {(cy0 + cy1) / 2 / tile:.6f} "
+                    f"{(cx1 - cx0) / tile:.6f} {(cy1 - cy0) / tile:.6f}"
+                )
+            name = f"board{seed}_{written:05d}"
+            cv2.imwrite(str(out / "images" / f"{name}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            (out / "labels" / f"{name}.txt").write_text("\n".join(lines))
+            written += 1
+    return written
