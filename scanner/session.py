@@ -20,7 +20,7 @@ from scanner.errors import InputError
 from scanner.referee import Referee, Ruling, infer
 from scanner.rules.game import Game
 from scanner.rules.io import parse_check
-from scanner.rules.placement import Verdict
+from scanner.rules.placement import Verdict, place_anyway
 from scanner.rules.state import BoardState
 
 UNDOABLE = ("observe", "place", "correct", "accept", "pick", "next-round")
@@ -85,7 +85,9 @@ class Session:
         self.picks: list[dict] = []
         self.round_results: list[dict] = []
         self.log: list[dict] = []
+        self.flag: dict | None = None  # the latest entry, when it is a flagged placement
         for e in events[1:]:
+            self.flag = None  # only the latest entry's flag can be accepted
             try:
                 outcome = self._apply(e)
             except (InputError, ValueError, KeyError, TypeError) as exc:
@@ -104,7 +106,10 @@ class Session:
         kind = e["event"]
         if kind == "observe":
             seen = BoardState.from_json(e["state"], "$.state", strict=False)
-            return self.referee.observe(seen).to_json()
+            ruling = self.referee.observe(seen).to_json()
+            if ruling.get("legal") is False:
+                self.flag = {**ruling, "state": seen.to_json()}
+            return ruling
         if kind == "place":
             state, move, roll = parse_check(
                 {
@@ -124,7 +129,10 @@ class Session:
             if "roll" in e:
                 self.game.roll(roll)
             verdict = self.game.place(move)
-            return Ruling("placement", move, verdict, round_result=None).to_json()
+            ruling = Ruling("placement", move, verdict).to_json()
+            if not verdict.legal:
+                self.flag = {**ruling, "state": place_anyway(self.game.state, move).to_json()}
+            return ruling
         if kind == "correct":
             self.game.correct(
                 BoardState.from_json(e["state"], "$.state", strict=False),
@@ -200,7 +208,12 @@ class Session:
         BoardState.from_json(state, "$.state", strict=False)
         return self._record({"event": "correct", "state": state, "why": why})
 
-    def accept(self, state: dict) -> dict:
+    def accept(self, state: dict | None = None) -> dict:
+        """The players overrule the referee: keep the flagged placement (or the given board)."""
+        if state is None:
+            if self.flag is None:
+                raise InputError("session.no-flag", "there is no flagged placement to accept")
+            state = self.flag["state"]
         BoardState.from_json(state, "$.state", strict=False)
         return self._record({"event": "accept", "state": state})
 
@@ -258,6 +271,7 @@ class Session:
             "state": g.state.to_json(),
             "log": self.log[-20:],
             "picks": self.picks,
+            "flag": self.flag,
             "last_round": (
                 {"number": len(self.round_results), "result": self.round_results[-1]}
                 if self.round_results

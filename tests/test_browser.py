@@ -266,3 +266,21 @@ def test_calibration_wizard_finds_markers_and_saves_a_dragged_zone(camera_server
     moved = load_layout(app).zones["latrina"].polygon.min(axis=0)
     assert moved[0] > 280 + 5 and moved[1] > 160 + 2  # dragged right and down, in mm
     shot(page, "calibrate")
+
+
+def test_accept_a_flag_and_correct_a_misread_die(server, page):
+    start_game(server, page, ["brown", "green"])
+    place(page, "forum", [2, 4])
+    page.locator('#flag .verdict[data-rule="forum.shape"]').wait_for()
+    page.locator("#accept").click()
+    page.locator('#whose-turn[data-player="green"]').wait_for()
+    forum = page.locator('[data-building="forum"]')
+    assert forum.locator('[data-die="brown:2"]').count() == 1
+    assert page.locator("#flag .verdict").count() == 0
+    # The 4 was really a 5: tap it, choose 5.
+    forum.locator('[data-die="brown:4"]').click()
+    page.locator('[data-fix-value="5"]').click()
+    forum.locator('[data-die="brown:5"]').wait_for()
+    assert forum.locator('[data-die="brown:4"]').count() == 0
+    assert page.locator('#history [data-event="correct"]').count() == 1
+    shot(page, "game-correct")

@@ -212,3 +212,23 @@ def test_game_cli_export_import_list(tmp_path):
         *alea("game", "import", "-", "--data", str(data), "--game", "x", stdin='{"format": "zip"}'),
         code="import.format",
     )
+
+
+def test_a_hand_entered_flag_can_be_accepted_as_laid():
+    s = Session(MemoryStore(), players=PLAYERS, seed=3)
+    r = s.place({"player": "grey", "building": "forum", "dice": [2, 4]})
+    assert r["rule"] == "forum.shape" and s.summary()["flag"]["rule"] == "forum.shape"
+    s.accept()
+    assert [(d.player, d.value) for d in s.game.state.forum] == [("grey", 2), ("grey", 4)]
+    assert s.game.current_player == "brown" and s.summary()["flag"] is None
+    with pytest.raises(InputError) as err:
+        s.accept()
+    assert err.value.code == "session.no-flag"
+
+
+def test_a_camera_flag_is_accepted_with_the_board_as_seen():
+    s = Session(MemoryStore(), players=PLAYERS, seed=3)
+    s.observe(board(senatus={"grey": [1, 3]}))
+    assert s.summary()["flag"]["rule"] == "senatus.not-a-run"
+    s.accept()
+    assert s.game.state.senatus == {"grey": (1, 3)} and s.game.current_player == "brown"

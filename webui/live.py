@@ -136,7 +136,7 @@ def _correct(data: dict):
 
 
 def _accept(data: dict):
-    return hub().run(lambda s: s.accept(data.get("state")))
+    return hub().run(lambda s: s.accept(data.get("state")))  # no state: the flagged one
 
 
 def _pick(data: dict):

@@ -299,6 +299,31 @@ def place_latrina(state: BoardState, player: str, dice: tuple, roll: tuple):
     return {"latrina": latrina}, ()
 
 
+def place_anyway(state: BoardState, move: Move) -> BoardState:
+    """The board after a player puts `move`'s dice down whatever the rules say: how an illegal
+    placement lies on the table, and what the players keep when they overrule the referee.
+    Forum dice still go in by `forum_insert` and push the rightmost off onto the Latrina."""
+    p, dice = move.player, move.dice
+    if move.building in ("templum", "senatus"):
+        held = dict(getattr(state, move.building))
+        held[p] = tuple(sorted(held.get(p, ()) + dice))
+        return state.with_(**{move.building: held})
+    latrina = dict(state.latrina)
+    if move.building == "castrum":
+        sets = [s for s in state.castrum if not (s.player == p and s.value in dice)]
+        for v in sorted(set(dice)):
+            had = next((s.count for s in state.castrum if s.player == p and s.value == v), 0)
+            sets.append(CastrumSet(p, v, had + dice.count(v)))
+        return state.with_(castrum=tuple(sets))
+    if move.building == "forum":
+        row = forum_insert(state.forum, [ForumDie(p, v) for v in dice])
+        for d in row[state.forum_columns :]:
+            latrina[d.player] = latrina.get(d.player, 0) + 1
+        return state.with_(forum=row[: state.forum_columns], latrina=latrina)
+    latrina[p] = latrina.get(p, 0) + len(dice)
+    return state.with_(latrina=latrina)
+
+
 PLACE = {
     "templum": place_templum,
     "senatus": place_senatus,

@@ -21,8 +21,8 @@ import numpy as np
 from scanner.rules import components
 from scanner.rules.game import Game
 from scanner.rules.moves import candidates, legal_moves
-from scanner.rules.placement import Move, check, forum_insert
-from scanner.rules.state import BoardState, ForumDie
+from scanner.rules.placement import Move, check, place_anyway
+from scanner.rules.state import BoardState
 from scanner.synth.table import (
     Camera,
     TableFrame,
@@ -64,28 +64,6 @@ class Scene:
         }
 
 
-def laid_anyway(state: BoardState, move: Move) -> BoardState:
-    """The board after a player puts `move`'s dice down, legal or not (how they would lie)."""
-    p, dice = move.player, move.dice
-    if move.building in ("templum", "senatus"):
-        held = dict(getattr(state, move.building))
-        held[p] = tuple(sorted(held.get(p, ()) + dice))
-        return state.with_(**{move.building: held})
-    if move.building == "castrum":
-        from scanner.rules.state import CastrumSet
-
-        sets = [s for s in state.castrum if not (s.player == p and s.value in dice)]
-        for v in sorted(set(dice)):
-            had = next((s.count for s in state.castrum if s.player == p and s.value == v), 0)
-            sets.append(CastrumSet(p, v, had + dice.count(v)))
-        return state.with_(castrum=tuple(sets))
-    if move.building == "forum":
-        return state.with_(forum=forum_insert(state.forum, [ForumDie(p, v) for v in dice]))
-    latrina = dict(state.latrina)
-    latrina[p] = latrina.get(p, 0) + len(dice)
-    return state.with_(latrina=latrina)
-
-
 def _illegal_try(state: BoardState, player: str, roll: tuple, rng: random.Random) -> Move | None:
     tries = [m for m in candidates(state, player, roll) if m.building != "latrina"]
     # Candidates are shaped to be plausible; widen them with a few shapes players get wrong.
@@ -124,7 +102,7 @@ def demo_script(
             if rng.random() < illegal_share:
                 bad = _illegal_try(before, player, roll, rng)
                 if bad is not None:
-                    shown = laid_anyway(before, bad)
+                    shown = place_anyway(before, bad)
                     rule = check(before, bad, roll).rule
                     scenes += [
                         Scene(before, True, f"{player} places dice"),

@@ -1,6 +1,6 @@
 // The game in progress: live over Server-Sent Events; changes need the game PIN.
 const C = JSON.parse(document.getElementById("components").textContent);
-let snap = null, seating = [], entry = { building: "forum", dice: [] }, lastFlag = null;
+let snap = null, seating = [], entry = { building: "forum", dice: [] }, fixing = null;
 const pinBox = document.getElementById("pin");
 // The QR code printed by `alea serve` carries the PIN in the address: #pin=1234.
 const fromLink = new URLSearchParams(location.hash.slice(1)).get("pin");
@@ -17,23 +17,60 @@ async function send(action, payload) {
     body: JSON.stringify(payload || {}) });
   const out = await res.json();
   if (!res.ok) { err.textContent = out.error.message; err.hidden = false; return null; }
-  if (out.result && out.result.kind === "placement" && out.result.legal === false) lastFlag = out.result;
-  else if (out.result) lastFlag = null;
   show(out);
   return out;
 }
 
+// Each die on the board knows where it sits in the state, so a tap can correct it.
 function renderBoard(state) {
-  const cards = [];
   const players = state.players;
+  const tap = (where) => () => { fixing = where; renderBoard(state); };
+  const fix = (where, p, v) => die(p, v, tap(where));
   const card = (name, dice) => el("article", { class: "player building", "data-building": name },
     el("h3", {}, name[0].toUpperCase() + name.slice(1)), el("div", { class: "dice" }, dice));
-  if (players.length >= 4) cards.push(card("templum", Object.entries(state.templum).flatMap(([p, vs]) => vs.map((v) => die(p, v)))));
-  cards.push(card("senatus", Object.entries(state.senatus).flatMap(([p, vs]) => vs.map((v) => die(p, v)))));
-  cards.push(card("castrum", state.castrum.flatMap((s) => Array(s.count).fill(0).map(() => die(s.player, s.value)))));
-  cards.push(card("forum", state.forum.map((d) => die(d.player, d.value))));
+  const cards = [];
+  if (players.length >= 4) cards.push(card("templum", Object.entries(state.templum).flatMap(([p, vs]) => vs.map((v, i) => fix({ b: "templum", p, i }, p, v)))));
+  cards.push(card("senatus", Object.entries(state.senatus).flatMap(([p, vs]) => vs.map((v, i) => fix({ b: "senatus", p, i }, p, v)))));
+  cards.push(card("castrum", state.castrum.flatMap((s, k) => Array(s.count).fill(0).map(() => fix({ b: "castrum", k }, s.player, s.value)))));
+  cards.push(card("forum", state.forum.map((d, i) => fix({ b: "forum", i }, d.player, d.value))));
   cards.push(card("latrina", Object.entries(state.latrina).map(([p, n]) => el("span", { class: "picker" }, die(p, "·"), `×${n}`))));
   document.getElementById("board").replaceChildren(...cards);
+  const editor = document.getElementById("fix-die");
+  if (!fixing) { editor.hidden = true; return; }
+  editor.hidden = false;
+  const choose = (player, value) => correctDie(state, fixing, player, value);
+  const cur = currentDie(state, fixing);
+  editor.replaceChildren(el("p", {}, t("game.fix")),
+    el("div", { class: "picker" }, [1, 2, 3, 4, 5, 6].map((v) => el("button", { type: "button", class: "tile", "data-fix-value": v, on: { click: () => choose(cur.player, v) } }, String(v)))),
+    el("div", { class: "picker" }, players.map((c) => el("button", { type: "button", class: `tile c-${c}`, "data-fix-player": c, on: { click: () => choose(c, cur.value) } }, `${SYMBOL[c]} ${c}`))),
+    el("button", { type: "button", class: "btn small", on: { click: () => { fixing = null; renderBoard(state); } } }, "✕"));
+}
+
+function currentDie(state, w) {
+  if (w.b === "templum" || w.b === "senatus") return { player: w.p, value: state[w.b][w.p][w.i] };
+  if (w.b === "castrum") return { player: state.castrum[w.k].player, value: state.castrum[w.k].value };
+  return { ...state.forum[w.i] };
+}
+
+// A misread die: the board with that one die changed goes to the referee as a correction.
+function correctDie(state, w, player, value) {
+  const s = JSON.parse(JSON.stringify(state));
+  if (w.b === "templum" || w.b === "senatus") {
+    s[w.b][w.p].splice(w.i, 1);
+    if (!s[w.b][w.p].length) delete s[w.b][w.p];
+    s[w.b][player] = [...(s[w.b][player] || []), value].sort((a, b) => a - b);
+  } else if (w.b === "castrum") {
+    const set = s.castrum[w.k];
+    set.count -= 1;
+    if (!set.count) s.castrum.splice(w.k, 1);
+    const into = s.castrum.find((x) => x.player === player && x.value === value);
+    if (into) into.count += 1; else s.castrum.push({ player, value, count: 1 });
+  } else {
+    s.forum[w.i] = { player, value };
+  }
+  delete s.supply;  // recounted by the referee from the board
+  fixing = null;
+  send("correct", { state: s, why: `a die read as ${currentDie(state, w).value} is a ${value}` });
 }
 
 function show(s) {
@@ -52,9 +89,11 @@ function show(s) {
   document.getElementById("next-round").hidden = !!who || g.over;
   document.getElementById("place").hidden = !who;
   const flag = document.getElementById("flag");
-  if (lastFlag) {
-    flag.replaceChildren(el("div", { class: "verdict illegal", "data-rule": lastFlag.rule },
-      `✘ ${lastFlag.reason} `, el("code", {}, lastFlag.rule)));
+  if (g.flag) {
+    flag.replaceChildren(el("div", { class: "verdict illegal", "data-rule": g.flag.rule },
+      `✘ ${g.flag.reason} `, el("code", {}, g.flag.rule), " ",
+      el("button", { type: "button", class: "btn small", id: "accept", on: { click: () => send("accept") } }, t("game.accept")),
+      el("button", { type: "button", class: "btn small", id: "undo-flag", on: { click: () => send("undo") } }, t("game.undo"))));
   } else flag.replaceChildren();
   document.getElementById("history").replaceChildren(...g.log.slice().reverse().map((e) =>
     el("li", { "data-event": e.event, "data-legal": String(e.legal) },
