@@ -36,15 +36,10 @@ def test_tally(tmp_path):
     # two dice: value 3 at (10..30, 10..30), value 6 at (100..140, 50..90)
     (tmp_path / "labels" / "a.txt").write_text("2 0.1 0.2 0.1 0.2\n5 0.6 0.7 0.2 0.4\n")
     (tmp_path / "colors" / "a.txt").write_text("blue\nred\n")
-    pred = Dice(
-        np.array([[10, 10, 30, 30], [100, 50, 140, 90], [150, 0, 160, 10]], float),
-        np.array([3, 5, 1]),
-        np.array([0.9, 0.8, 0.4]),
-        ["blue", None, None],
-    )
-    t = evaluate(
-        FakeDetector(pred), tmp_path / "images", tmp_path / "labels", "t", tmp_path / "colors"
-    )
+    pred = Dice(np.array([[10, 10, 30, 30], [100, 50, 140, 90], [150, 0, 160, 10]], float),
+                np.array([3, 5, 1]), np.array([0.9, 0.8, 0.4]), ["blue", None, None])
+    t = evaluate(FakeDetector(pred), tmp_path / "images", tmp_path / "labels", "t",
+                 tmp_path / "colors")
     row = t.row()
     assert row["recall"] == 100.0 and row["precision"] == 66.67
     assert row["value_acc"] == 50.0 and row["color_acc"] == 100.0 and row["images_right"] == 0.0

@@ -20,16 +20,8 @@ def test_train_export_infer(tmp_path):
 
     data_dir = tmp_path / "dice8"
     shutil.copytree(REPO / "datasets" / "dice8", data_dir)  # ultralytics writes label caches
-    best = train(
-        data_dir / "data.yaml",
-        epochs=1,
-        imgsz=160,
-        batch=4,
-        name="e2e",
-        workers=0,
-        project=tmp_path / "runs",
-        cache=False,
-    )
+    best = train(data_dir / "data.yaml", epochs=1, imgsz=160, batch=4, name="e2e", workers=0,
+                 project=tmp_path / "runs", cache=False)
     assert best.exists()
     onnx_path = export_onnx(best, tmp_path / "dice.onnx", imgsz=160)
 
