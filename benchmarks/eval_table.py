@@ -1,6 +1,6 @@
 """Whole-pipeline figures on held-out synthetic table frames: photo → board state.
 
-    python benchmarks/eval_table.py [--frames 200] [--seed 9000] [--imgsz 640]
+    python benchmarks/eval_table.py [--frames 200] [--seed 9000] [--imgsz 0]
 
 Each frame is a mid-game board state from a random simulated game (2–5 players), drawn with a
 random camera pose, light and sensor (scanner.synth.table), never seen in training (its seeds
@@ -72,7 +72,7 @@ def comparable(state) -> dict:
     return data
 
 
-def evaluate(frames: int, seed: int, imgsz: int | None, model: str | None = None) -> dict:
+def evaluate(frames: int, seed: int, imgsz: int = 0, model: str | None = None) -> dict:
     from scanner.commands.vision import load_detector
 
     detect = load_detector(model, imgsz)
