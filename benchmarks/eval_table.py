@@ -119,8 +119,8 @@ if __name__ == "__main__":
     ap.add_argument(
         "--imgsz",
         type=int,
-        default=None,
-        help="detector input long side for the rectified board (default: its own)",
+        default=0,
+        help="detector input long side for the rectified board (0: the board's own scale)",
     )
     ap.add_argument("--model", default=None)
     a = ap.parse_args()

@@ -284,3 +284,33 @@ def test_accept_a_flag_and_correct_a_misread_die(server, page):
     assert forum.locator('[data-die="brown:4"]').count() == 0
     assert page.locator('#history [data-event="correct"]').count() == 1
     shot(page, "game-correct")
+
+
+MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    """`alea serve` as a new user first runs it: no camera, the demo game."""
+    from webui import create_app
+    from webui.table import start
+
+    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("demo")), "GAME_PIN": "1357"})
+    loop = start(app, None)
+    with serving(app) as url:
+        yield url
+    loop.stop.set()
+
+
+@pytest.mark.skipif(not MODEL.exists(), reason="the shipped detector models/dice.onnx is missing")
+def test_live_page_on_the_demo_feed_shows_dice_appear(demo_server, page):
+    page.goto(f"{demo_server}/game", wait_until="domcontentloaded")
+    page.locator("#live").wait_for(state="visible")
+    # The video paints, the camera's status line reports the board, and the referee's board
+    # fills with dice as the demo's players place them.
+    page.wait_for_function("document.querySelector('#video').naturalWidth === 1280",
+                           timeout=30000)
+    page.locator('#board [data-die]').first.wait_for(timeout=60000)
+    assert page.locator('#history [data-event="observe"]').count() >= 1
+    assert page.locator("#table-status").get_attribute("data-settled") in ("true", "false")
+    shot(page, "live")
