@@ -218,15 +218,41 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
     return Ruling("placement", move, verdict, tuple(notes))
 
 
+def rereads(before: BoardState, after: BoardState) -> tuple[BoardState, list[str]]:
+    """`before` with each player's dice in the Templum, Senatus and Castrum replaced by what
+    `after` shows where the number of dice is the same but values differ (a die read anew),
+    and a note for each."""
+    templum, senatus, sets = dict(before.templum), dict(before.senatus), list(before.castrum)
+    notes = []
+    for building, held in (("templum", templum), ("senatus", senatus)):
+        now = getattr(after, building)
+        for p, dice in list(held.items()):
+            if p in now and len(now[p]) == len(dice) and sorted(now[p]) != sorted(dice):
+                notes.append(f"{p}'s {'-'.join(map(str, dice))} in the {building.capitalize()} "
+                             f"now reads {'-'.join(map(str, now[p]))}: taken as a misread")
+                held[p] = now[p]
+    old_c, new_c = dice_in(before, "castrum"), dice_in(after, "castrum")
+    for p, dice in old_c.items():
+        if p in new_c and new_c[p] != dice and sum(new_c[p].values()) == sum(dice.values()):
+            notes.append(f"{p}'s Castrum dice {sorted(dice.elements())} now read "
+                         f"{sorted(new_c[p].elements())}: taken as a misread")
+            sets = [s for s in sets if s.player != p] + [
+                c for c in after.castrum if c.player == p]
+    fixed = before.with_(templum=templum, senatus=senatus, castrum=tuple(sets))
+    return fixed, notes
+
+
 class Referee:
     """Follows a game from settled board states, keeping `game` (the rules' model) in step.
 
     The accepted board is `game.state`; a flagged placement changes nothing until the players
-    take it back (the next settled state equals the accepted one again) or correct it."""
+    take it back (the next settled state equals the accepted one again), correct it, or play
+    on with it still on the table: then it is kept (a misread die looks just like that)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.rulings: list[Ruling] = []
+        self.flagged: tuple[Move, BoardState] | None = None  # still on the table, maybe
 
     @property
     def accepted(self) -> BoardState:
@@ -247,7 +273,15 @@ class Referee:
             )
 
         seen = seen.with_(supply=game.state.supply)
+        kept = self._play_went_on(seen)
         ruling = infer(game.state, seen)
+        if ruling.kind == "unclear":
+            ruling = self._after_rereads(seen) or ruling
+        if kept:
+            ruling = Ruling(ruling.kind, ruling.move, ruling.verdict, (kept, *ruling.notes),
+                            ruling.round_result)
+        if ruling.kind == "placement" and not ruling.verdict.legal:
+            self.flagged = (ruling.move, seen)
         if ruling.kind == "placement" and ruling.verdict.legal:
             if ruling.move.player != game.current_player:
                 no = Illegal(
@@ -270,6 +304,43 @@ class Referee:
         elif ruling.kind == "cleared":
             ruling = Ruling("unclear", notes=("the buildings were cleared before the round ended",))
         return self._record(ruling)
+
+    def _after_rereads(self, seen: BoardState) -> Ruling | None:
+        """When dice already accepted now read differently (same player, same building, as
+        many dice as before), take the new reading as a correction of an earlier misread; the
+        ruling is then about what else changed (`observe` judges and applies it as usual).
+        None when that does not leave one placement or nothing."""
+        fixed, notes = rereads(self.game.state, seen)
+        if not notes:
+            return None
+        again = infer(fixed, seen)
+        if again.kind not in ("placement", "none"):
+            return None
+        self.game.correct(fixed, "; ".join(notes))
+        return Ruling(again.kind, again.move, again.verdict, (*notes, *again.notes))
+
+    def _play_went_on(self, seen: BoardState) -> str | None:
+        """A flagged placement still lies there and the next one has been made on top of it:
+        the players kept it (or the camera misread a die and nobody minded). Accept it as laid
+        so the new placement is judged on its own. Returns a note saying so, or None."""
+        if self.flagged is None:
+            return None
+        move, shown = self.flagged
+        game = self.game
+        if infer(game.state, seen).kind == "none":
+            self.flagged = None  # taken back
+            return None
+        onward = infer(shown.with_(supply=game.state.supply), seen)
+        if onward.kind != "placement" or move.player != game.current_player:
+            return None
+        supply = dict(game.state.supply)
+        left = supply.pop(move.player, 0) - len(move.dice)
+        if left > 0:
+            supply[move.player] = left
+        game.place(move, Verdict(True, state=shown.with_(supply=supply)))
+        self.flagged = None
+        return (f"{move.player}'s flagged {move.building.capitalize()} placement stayed on the "
+                "table and play went on: it was kept")
 
     def _record(self, ruling: Ruling) -> Ruling:
         self.rulings.append(ruling)

@@ -134,3 +134,38 @@ def test_random_games_are_followed_exactly(players, seed):
             assert cleared.kind == "cleared" and cleared.round_result is not None
             rounds += 1
     assert rounds == components.rounds(players) and ref.game.over
+
+
+def test_a_flagged_placement_left_on_the_table_is_kept_when_play_goes_on():
+    """What a misread die looks like: 4-5-6 read as 5-6-6 is flagged; the next player places,
+    the dice stay: the flag is kept and the new placement judged on its own."""
+    ref = Referee(Game(["grey", "blue"], seed=1))
+    flagged = state(["grey", "blue"], strict=False, senatus={"grey": [5, 6, 6]})
+    r = ref.observe(flagged)
+    assert r.verdict.rule == "senatus.not-a-run"
+    r = ref.observe(state(["grey", "blue"], strict=False, senatus={"grey": [5, 6, 6]},
+                          forum=forum(("blue", 3))))
+    assert r.kind == "placement" and r.verdict.legal and r.move.player == "blue"
+    assert "kept" in r.notes[0]
+    assert ref.accepted.senatus["grey"] == (5, 6, 6) and ref.game.current_player == "grey"
+
+
+def test_a_flag_taken_back_is_not_kept():
+    ref = Referee(Game(["grey", "blue"], seed=1))
+    ref.observe(state(["grey", "blue"], strict=False, senatus={"grey": [5, 6, 6]}))
+    assert ref.observe(state(["grey", "blue"])).kind == "none"
+    assert ref.flagged is None
+    r = ref.observe(state(["grey", "blue"], senatus={"grey": [4, 5, 6]}))
+    assert r.verdict.legal and r.notes == () and ref.game.current_player == "blue"
+
+
+def test_a_die_read_anew_is_taken_as_a_misread_and_the_new_placement_judged():
+    ref = Referee(Game(["grey", "blue"], seed=1))
+    ref.observe(state(["grey", "blue"], senatus={"grey": [4, 5, 6]}))
+    # The camera now reads grey's 4 as a 3, while blue places a 2 in the Forum.
+    r = ref.observe(state(["grey", "blue"], strict=False, senatus={"grey": [3, 5, 6]},
+                          forum=forum(("blue", 2))))
+    assert r.kind == "placement" and r.verdict.legal and r.move.player == "blue"
+    assert "misread" in r.notes[0]
+    assert ref.accepted.senatus["grey"] == (3, 5, 6)
+    assert ref.game.current_player == "grey"

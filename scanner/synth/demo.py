@@ -190,28 +190,33 @@ class DemoFeed:
 
     def __iter__(self) -> Iterator[np.ndarray]:
         while True:
-            for i, s in enumerate(self.scenes):
-                self.scene_index = i
-                for _ in range(self.hand_hold if s.hand else self.hold):
-                    yield self.frame(i)
+            yield from (image for _, image in self.frames())
             self.loops += 1
+
+    def frames(self) -> Iterator[tuple[int, np.ndarray]]:
+        """(scene index, frame) once through the script. Each frame gets its own sensor noise:
+        a webcam never delivers the same picture twice, and the live loop's vote over several
+        frames relies on that to outvote a reading that one frame's pixels get wrong."""
+        rng = np.random.default_rng(self.seed)
+        for i, s in enumerate(self.scenes):
+            self.scene_index = i
+            for _ in range(self.hand_hold if s.hand else self.hold):
+                noise = rng.normal(0, 2.5, self.size[::-1] + (3,)).astype(np.float32)
+                yield i, np.clip(self.frame(i) + noise, 0, 255).astype(np.uint8)
 
 
 def write_demo(
-    out: str | Path, seed: int = 7, players: int = 4, rounds: int = 1, hold: int = 3
+    out: str | Path, seed: int = 7, players: int = 4, rounds: int = 1, hold: int = 8
 ) -> dict:
     """Frames as JPEG files (`frame-00001.jpg`…) plus `script.json`, for `alea replay`."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    feed = DemoFeed(seed, players, rounds, hold=hold, hand_hold=1)
-    n = 0
+    feed = DemoFeed(seed, players, rounds, hold=hold, hand_hold=2)
     frames = []
-    for i, s in enumerate(feed.scenes):
-        for _ in range(feed.hand_hold if s.hand else feed.hold):
-            n += 1
-            name = f"frame-{n:05d}.jpg"
-            cv2.imwrite(str(out / name), feed.frame(i), [cv2.IMWRITE_JPEG_QUALITY, 92])
-            frames.append({"file": name, "scene": i})
+    for n, (i, image) in enumerate(feed.frames(), start=1):
+        name = f"frame-{n:05d}.jpg"
+        cv2.imwrite(str(out / name), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        frames.append({"file": name, "scene": i})
     script = {
         "seed": seed,
         "players": list(feed.scenes[0].state.players),
