@@ -123,8 +123,13 @@ def prepare(out: Path, synth_n: int, synth_val: int, seed: int, real_dir: Path |
 
 def train(data: Path, model: str = "yolo11n.yaml", epochs: int = 15, imgsz: int = 320,
           batch: int = 16, name: str = "dice", workers: int = 2, resume: bool = False,
-          seed: int = 0, project: Path = RUNS / "detect", cache: str | bool = "ram") -> Path:
-    """Train (or resume) and return the best checkpoint path; last.pt is saved every epoch."""
+          seed: int = 0, project: Path = RUNS / "detect", cache: str | bool = "ram",
+          lr0: float = 0.01) -> Path:
+    """Train (or resume) and return the best checkpoint path; last.pt is saved every epoch.
+
+    `model` is a YAML (from scratch) or a .pt checkpoint to fine-tune from (then use a lower
+    `lr0`, e.g. 0.002).
+    """
     offline_env()
     from ultralytics import YOLO
 
@@ -136,8 +141,9 @@ def train(data: Path, model: str = "yolo11n.yaml", epochs: int = 15, imgsz: int 
         YOLO(model).train(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
             project=str(project), name=name, exist_ok=True, amp=False, seed=seed,
-            deterministic=False, pretrained=False, plots=False, cache=cache,
-            close_mosaic=max(1, epochs // 5), warmup_epochs=1,
+            deterministic=False, pretrained=str(model).endswith(".pt"), plots=False,
+            cache=cache, close_mosaic=max(1, epochs // 5), lr0=lr0,
+            warmup_epochs=0 if str(model).endswith(".pt") else 1,
             # The renderer already rotates dice and varies colour; dice are symmetric under flips.
             degrees=0.0, fliplr=0.5, flipud=0.5, scale=0.3, translate=0.1, mosaic=1.0,
             hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0,

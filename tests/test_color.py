@@ -29,7 +29,7 @@ def test_illuminant_follows_light_colour():
 def test_features_are_finite_for_edge_boxes():
     img = np.zeros((40, 40, 3), np.uint8)
     f = die_features(img, np.array([[0, 0, 1, 1], [39, 39, 40, 40], [5, 5, 30, 30]], float))
-    assert f.shape == (3, 14) and np.isfinite(f).all()
+    assert f.shape == (3, 15) and np.isfinite(f).all()
 
 
 def test_rendered_colours(classifier):
@@ -50,6 +50,6 @@ def test_rendered_colours(classifier):
 def test_fit_learns_separable_classes():
     rng = np.random.default_rng(0)
     y = rng.integers(0, len(CLASSES), 600)
-    x = rng.normal(0, 0.1, (600, 14)) + np.eye(len(CLASSES), 14)[y] * 2
+    x = rng.normal(0, 0.1, (600, 15)) + np.eye(len(CLASSES), 15)[y] * 2
     c = ColorClassifier(fit(x, y, epochs=200))
     assert (c.proba(x).argmax(1) == y).mean() > 0.98

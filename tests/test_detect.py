@@ -110,6 +110,19 @@ def test_decode_picks_value_and_thresholds():
         decode(np.zeros((1, 7, 4), np.float32), 0.3, 0.5)
 
 
+def test_decode_votes_value_over_overlapping_anchors():
+    out = np.zeros((1, 10, 3), np.float32)
+    for k, (shift, scores) in enumerate([(0, {3: 0.50, 5: 0.45}), (1, {5: 0.49}),
+                                          (2, {5: 0.48})]):
+        out[0, :4, k] = [100 + shift, 100, 40, 40]
+        for value, sc in scores.items():
+            out[0, 4 + value - 1, k] = sc
+    boxes, values, scores = decode(out, conf=0.35, iou=0.45)
+    # the single best anchor says 3, the three overlapping anchors together say 5
+    assert values.tolist() == [5] and np.isclose(scores[0], 0.50)
+    assert decode(np.zeros((1, 10, 5), np.float32), 0.35, 0.45)[1].size == 0
+
+
 # ---------------------------------------------------------------- Dice
 
 

@@ -26,7 +26,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--real-dir", default=str(REALDICE_TRAIN),
                    help="real photos (images/, labels/) to tile into training; '' for none")
     p.add_argument("--real-per-photo", type=int, default=6)
-    p.add_argument("--model", default="yolo11n.yaml", help="ultralytics model YAML")
+    p.add_argument("--color-n", type=int, default=2500,
+                   help="rendered scenes for the colour classifier (seed = --seed + 1)")
+    p.add_argument("--color-dir", default=None,
+                   help="where they are rendered (default: DATA_DIR/../color_train)")
+    p.add_argument("--model", default="yolo11n.yaml",
+                   help="ultralytics model YAML, or a .pt checkpoint to fine-tune")
+    p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate")
     p.add_argument("--epochs", type=int, default=16)
     p.add_argument("--imgsz", type=int, default=320)
     p.add_argument("--batch", type=int, default=16)
@@ -54,9 +60,14 @@ def run(args: argparse.Namespace) -> int:
     data = prepare(data_dir, args.synth_n, args.synth_val, args.seed, real, args.real_per_photo,
                    size=args.imgsz)
     best = train(data, args.model, args.epochs, args.imgsz, args.batch, args.name,
-                 args.workers, args.resume, args.seed)
+                 args.workers, args.resume, args.seed, lr0=args.lr0)
     onnx_path = export_onnx(best, Path(args.out))
-    x, y = collect(data_dir / "synth", "train")
+    from scanner.synth.dataset import write_dataset
+
+    color_dir = Path(args.color_dir) if args.color_dir else data_dir.parent / "color_train"
+    if not (color_dir / "data.yaml").exists():
+        write_dataset(color_dir, args.color_n, args.seed + 1)
+    x, y = collect(color_dir, "train")
     color_path = Path(args.out).with_name("color.json")
     color_path.write_text(json.dumps(fit(x, y, epochs=600)))
     emit({"weights": str(best), "onnx": str(onnx_path), "colors": str(color_path)})

@@ -27,7 +27,7 @@ from scanner.rules.components import PLAYER_COLORS
 
 CLASSES: tuple[str, ...] = (*PLAYER_COLORS, "other")
 DEFAULT_WEIGHTS = Path(__file__).resolve().parents[2] / "models" / "color.json"
-N_FEATURES = 14
+N_FEATURES = 15
 
 
 def illuminant(img: np.ndarray) -> np.ndarray:
@@ -42,9 +42,21 @@ def _lab(bgr01: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(px, cv2.COLOR_BGR2Lab).reshape(-1, 3)
 
 
+def white_level(img: np.ndarray) -> float:
+    """Lab lightness (0..1) of the scene's whites: the 98th percentile of a downscaled image.
+
+    A white die and a grey one differ in how close they come to the brightest surfaces around,
+    not in absolute brightness, which follows the exposure.
+    """
+    small = cv2.resize(img, (64, 64), interpolation=cv2.INTER_AREA)
+    lum = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float64) / 255.0
+    return float(np.quantile(lum, 0.98)) + 1e-3
+
+
 def die_features(img: np.ndarray, boxes: np.ndarray, illum: np.ndarray | None = None):
     """(N, N_FEATURES) feature rows for the dice at `boxes` (xyxy, image pixels)."""
     illum = illuminant(img) if illum is None else illum
+    white = white_level(img)
     h, w = img.shape[:2]
     rows = np.zeros((len(boxes), N_FEATURES), np.float32)
     for i, (x0, y0, x1, y1) in enumerate(np.asarray(boxes, dtype=np.float64)):
@@ -74,6 +86,7 @@ def die_features(img: np.ndarray, boxes: np.ndarray, illum: np.ndarray | None = 
             chroma / 64, np.cos(hue) * min(chroma / 10, 1), np.sin(hue) * min(chroma / 10, 1),
             contrast, float(pip_dark),
             np.std(lab[body][:, 1]) / 32, np.std(lab[body][:, 2]) / 32, rel,
+            raw[0] / 100 / white,
         )
     return rows
 

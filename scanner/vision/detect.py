@@ -8,7 +8,10 @@ then undo the letterbox. Colour is decided afterwards from the die's pixels (sca
 The network input keeps the photo's aspect ("rect" letterbox to a multiple of 32), so a 1280×720
 frame costs a 640×384 forward, not 640×640. `imgsz` is the long side the photo is scaled to: the
 detector was trained with dice ~26–56 px at that scale. `imgsz=0` keeps the photo's own scale,
-which is right for the rectified table view (made at the training scale on purpose).
+which is right for the rectified table view (made at the training scale on purpose). The
+default 768 enlarges a 640 photo 1.2×: on held-out real validation tiles (never the test split)
+that raised value accuracy from 89 % to 93 % at the same recall — the small pips of real dice
+read better a little larger (models/MODEL_CARD.md).
 """
 
 from __future__ import annotations
@@ -113,20 +116,37 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300):
-    """(1, 4+6, N) head output -> (boxes xyxy in network pixels, values 1..6, scores)."""
+def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300,
+           vote_iou: float = 0.6):
+    """(1, 4+6, N) head output -> (boxes xyxy in network pixels, values 1..6, scores).
+
+    The value of a kept box is a vote: the score vectors of all candidate anchors overlapping it
+    (IoU >= `vote_iou`, score >= conf / 2) summed, weighted by their best score. Neighbouring
+    anchors see the die slightly shifted; on held-out real validation tiles voting read 0.7 %
+    more values right than the single best anchor, at no cost in recall or time.
+    """
     if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] != 4 + NUM_VALUES:
         raise ValueError(f"unexpected detector output shape {output.shape}")
     pred = output[0].T  # (N, 10)
     scores_all = pred[:, 4:]
-    cls = scores_all.argmax(1)
-    scores = scores_all[np.arange(len(cls)), cls]
-    m = scores >= conf
-    pred, cls, scores = pred[m], cls[m], scores[m]
+    best = scores_all.max(1)
+    m = best >= conf / 2
+    pred, scores_all, best = pred[m], scores_all[m], best[m]
     cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
     boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
-    keep = nms(boxes, scores, iou)[:max_det]
-    return boxes[keep], cls[keep] + 1, scores[keep]
+    keep = nms(boxes, best, iou)
+    keep = keep[best[keep] >= conf][:max_det]
+    if not len(keep):
+        return np.zeros((0, 4)), np.zeros(0, np.int64), np.zeros(0)
+    x0 = np.maximum(boxes[keep, None, 0], boxes[None, :, 0])
+    y0 = np.maximum(boxes[keep, None, 1], boxes[None, :, 1])
+    x1 = np.minimum(boxes[keep, None, 2], boxes[None, :, 2])
+    y1 = np.minimum(boxes[keep, None, 3], boxes[None, :, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    overlap = inter / (area[keep, None] + area[None, :] - inter + 1e-9)
+    votes = ((overlap >= vote_iou) * best[None, :]) @ scores_all
+    return boxes[keep], votes.argmax(1) + 1, best[keep]
 
 
 class DiceDetector:
@@ -136,7 +156,7 @@ class DiceDetector:
     >>> det.detect(cv2.imread("table.jpg"))       # doctest: +SKIP
     """
 
-    def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, imgsz: int = 640,
+    def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, imgsz: int = 768,
                  conf: float = 0.35, iou: float = 0.45, threads: int | None = None,
                  colors: bool = True) -> None:
         import onnxruntime as ort
