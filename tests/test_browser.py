@@ -131,7 +131,8 @@ def test_final_scoring_page(server, page):
     assert result.locator(".total").inner_text() == "16"
     assert page.locator('article.result[data-player="brown"] .total').inner_text() == "1"
     assert "winner" in result.get_attribute("class")
-    assert "red IV" in result.locator(".assignment").inner_text()
+    tile = result.locator('.province[data-province="red IV: red woman III + red man II"]')
+    assert tile.count() == 1 and tile.locator(".patrician").count() == 2
     shot(page, "final")
 
 

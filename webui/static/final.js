@@ -86,14 +86,31 @@ function payload() {
   };
 }
 
+// The optimal assignment drawn as provinces holding their patricians (the text says it too,
+// for screen readers and for players who prefer words).
+function patricianChip(p, offspring) {
+  return el("span", { class: `patrician c-${p.color}${offspring ? " offspring" : ""}`, title: `${p.color} ${p.sex === "f" ? t("woman") : t("man")} ${ROMAN[p.value]}` },
+    `${SYMBOL[p.color]}${p.sex === "f" ? "♀" : "♂"}${ROMAN[p.value]}`);
+}
+function provinceTile(a) {
+  const colors = a.kind === "border" ? a.colors : [a.color || (a.patricians[0] || {}).color || "joker"];
+  const name = a.kind === "border" ? `XII ${a.colors.map((c) => SYMBOL[c]).join("")}`
+    : a.kind === "free" ? "XIII" : a.color === "joker" ? `${SYMBOL.joker} 0` : `${SYMBOL[a.color]} ${ROMAN[a.value]}`;
+  return el("div", { class: `province ${a.kind} c-${colors[0]}`, "data-province": a.text, title: a.text },
+    el("div", { class: "pname" }, name),
+    el("div", { class: "held" }, a.patricians.map((p) => patricianChip(p)), a.offspring ? patricianChip(a.offspring, true) : null),
+    el("div", { class: "ppoints" }, `${a.points}`));
+}
+
 function showResults(out) {
   const root = document.getElementById("results");
   const win = out.winners || [];
   const cards = out.players.slice().sort((a, b) => b.total - a.total).map((r) => {
     const rows = Object.entries(r.breakdown).map(([k, v]) =>
       el("tr", {}, el("th", {}, t(`final.breakdown.${k}`)), el("td", {}, String(v))));
-    const assignment = el("ul", { class: "assignment" }, (r.assignment || []).map((a) =>
-      el("li", {}, a.text || JSON.stringify(a))));
+    const assignment = el("div", { class: "assignment" }, (r.assignment || []).map(provinceTile),
+      (r.unplaced || []).length ? el("div", { class: "unplaced" }, `${t("final.unplaced")}: `,
+        r.unplaced.map((p) => patricianChip(p))) : null);
     const cardList = el("ul", { class: "cards" }, (r.cards || []).map((c) =>
       el("li", {}, `${typeof c.card === "string" ? c.card : c.card.card}: ${c.points}`)));
     return el("article", { class: `result c-${r.player}${win.includes(r.player) ? " winner" : ""}`, "data-player": r.player },
