@@ -315,3 +315,24 @@ def test_live_page_on_the_demo_feed_shows_dice_appear(demo_server, page):
     assert page.locator('#history [data-event="observe"]').count() >= 1
     assert page.locator("#table-status").get_attribute("data-settled") in ("true", "false")
     shot(page, "live")
+
+
+@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, {"width": 1280, "height": 800}])
+def test_pages_fit_portrait_and_landscape_tablets(server, browser, size):
+    """Nothing wider than the screen (no sideways scrolling) and tap targets of 44 px."""
+    context = browser.new_context(viewport=size, locale="en-US", has_touch=True)
+    page = context.new_page()
+    for path in ("/", "/game", "/referee", "/final", "/calibrate"):
+        page.goto(f"{server}{path}", wait_until="domcontentloaded")
+        page.wait_for_timeout(200)
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        assert wide <= size["width"], (path, wide)
+        small = page.evaluate("""[...document.querySelectorAll('button, a.btn, select')]
+            .filter(b => b.offsetParent !== null)
+            .map(b => b.getBoundingClientRect())
+            .filter(r => r.height < 44 - 0.5).length""")
+        assert small == 0, (path, small)
+    if size["width"] < size["height"]:
+        page.goto(f"{server}/final", wait_until="domcontentloaded")
+        shot(page, "final-portrait")
+    context.close()
