@@ -13,16 +13,15 @@ Targets (issue 5): ≥ 95 % of states exactly right, per-die error ≤ 0.3 %, �
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import time
 from collections import Counter
 
-import numpy as np
 from tqdm import tqdm
 
-from scanner.rules.game import play_random_game
-from scanner.synth.table import TooManyDice, lay_out, render_table
+from scanner.synth.table import mid_game_states, render_table
 from scanner.vision.calibrate import calibrate
 from scanner.vision.layout import default_layout
 from scanner.vision.scan import scan_image
@@ -30,24 +29,7 @@ from scanner.vision.scan import scan_image
 
 def held_out_states(n: int, seed: int) -> list:
     """Mid-game states of random games, each fitting the printed zones."""
-    rng = np.random.default_rng(seed)
-    layout = default_layout()
-    out, g = [], 0
-    while len(out) < n:
-        seen: list = []
-        play_random_game(
-            int(rng.integers(2, 6)),
-            seed + g,
-            after_each=lambda game, seen=seen: seen.append(game.state),
-        )
-        g += 1
-        st = seen[int(rng.integers(len(seen)))]
-        try:
-            lay_out(st, layout)
-        except TooManyDice:
-            continue
-        out.append(st)
-    return out
+    return list(itertools.islice(mid_game_states(seed), n))
 
 
 def dice_of(state) -> Counter:

@@ -2,11 +2,12 @@
 pipeline (calibrate → rectify → board) with an oracle in place of the detector, so a wrong
 zone, parallax or grouping shows up here whatever the model does."""
 
+import itertools
+
 import numpy as np
 import pytest
 
-from scanner.rules.game import play_random_game
-from scanner.synth.table import TooManyDice, lay_out, render_table
+from scanner.synth.table import TooManyDice, mid_game_states, render_table
 from scanner.vision.calibrate import calibrate
 from scanner.vision.layout import default_layout
 from scanner.vision.scan import scan_image
@@ -17,24 +18,7 @@ LAYOUT = default_layout()
 
 def sample_states(n: int, seed: int = 0) -> list:
     """Mid-game board states from random simulated games, each fitting the printed zones."""
-    out = []
-    rng = np.random.default_rng(seed)
-    g = 0
-    while len(out) < n:
-        seen: list = []
-        play_random_game(
-            int(rng.integers(2, 6)),
-            seed * 1000 + g,
-            after_each=lambda game, seen=seen: seen.append(game.state),
-        )
-        g += 1
-        st = seen[int(rng.integers(len(seen)))]
-        try:
-            lay_out(st, LAYOUT)
-        except TooManyDice:
-            continue
-        out.append(st)
-    return out
+    return list(itertools.islice(mid_game_states(seed), n))
 
 
 def oracle(frame, cal):

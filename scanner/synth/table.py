@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -360,6 +361,30 @@ def render_table(
     return TableFrame(bgr, state.with_(supply={}), truth, cam)
 
 
+def mid_game_states(seed: int, layout: Layout | None = None) -> Iterator[BoardState]:
+    """Endless board states caught at a random moment of random legal games (2–5 players),
+    each one that fits the layout's printed zones: what a table camera sees during play."""
+    from scanner.rules.game import play_random_game
+
+    layout = layout or default_layout()
+    rng = np.random.default_rng(seed)
+    game = 0
+    while True:
+        states: list[BoardState] = []
+        play_random_game(
+            int(rng.integers(2, 6)),
+            seed * 1000 + game,
+            after_each=lambda g, states=states: states.append(g.state),
+        )
+        game += 1
+        st = states[int(rng.integers(len(states)))]
+        try:
+            lay_out(st, layout)
+        except TooManyDice:
+            continue
+        yield st
+
+
 def write_board_tiles(
     out, boards: int, seed: int, tile: int = 320, per_board: int = 4, layout: Layout | None = None
 ) -> int:
@@ -368,7 +393,6 @@ def write_board_tiles(
     mid-game states of random games, under random cameras and light. Returns the tile count."""
     from pathlib import Path
 
-    from scanner.rules.game import play_random_game
     from scanner.vision.calibrate import calibrate
 
     layout = layout or default_layout()
@@ -376,20 +400,11 @@ def write_board_tiles(
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed)
-    written, game = 0, 0
-    while written < boards * per_board:
-        states: list = []
-        play_random_game(
-            int(rng.integers(2, 6)),
-            seed + game,
-            after_each=lambda g, states=states: states.append(g.state),
-        )
-        game += 1
-        st = states[int(rng.integers(len(states)))]
-        try:
-            frame = render_table(st, (seed, game), layout)
-        except TooManyDice:
-            continue
+    written = 0
+    for n, st in enumerate(mid_game_states(seed, layout)):
+        if written >= boards * per_board:
+            break
+        frame = render_table(st, (seed, n), layout)
         cal = calibrate(frame.image, layout)
         board = cal.rectify(frame.image)
         boxes = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))
