@@ -221,24 +221,40 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
 def rereads(before: BoardState, after: BoardState) -> tuple[BoardState, list[str]]:
     """`before` with each player's dice in the Templum, Senatus and Castrum replaced by what
     `after` shows where the number of dice is the same but values differ (a die read anew),
-    and a note for each."""
+    likewise a Forum whose columns hold the same players, and a note for each."""
     templum, senatus, sets = dict(before.templum), dict(before.senatus), list(before.castrum)
     notes = []
     for building, held in (("templum", templum), ("senatus", senatus)):
         now = getattr(after, building)
         for p, dice in list(held.items()):
             if p in now and len(now[p]) == len(dice) and sorted(now[p]) != sorted(dice):
-                notes.append(f"{p}'s {'-'.join(map(str, dice))} in the {building.capitalize()} "
-                             f"now reads {'-'.join(map(str, now[p]))}: taken as a misread")
+                notes.append(
+                    f"{p}'s {'-'.join(map(str, dice))} in the {building.capitalize()} "
+                    f"now reads {'-'.join(map(str, now[p]))}: taken as a misread"
+                )
                 held[p] = now[p]
     old_c, new_c = dice_in(before, "castrum"), dice_in(after, "castrum")
     for p, dice in old_c.items():
         if p in new_c and new_c[p] != dice and sum(new_c[p].values()) == sum(dice.values()):
-            notes.append(f"{p}'s Castrum dice {sorted(dice.elements())} now read "
-                         f"{sorted(new_c[p].elements())}: taken as a misread")
-            sets = [s for s in sets if s.player != p] + [
-                c for c in after.castrum if c.player == p]
-    fixed = before.with_(templum=templum, senatus=senatus, castrum=tuple(sets))
+            notes.append(
+                f"{p}'s Castrum dice {sorted(dice.elements())} now read "
+                f"{sorted(new_c[p].elements())}: taken as a misread"
+            )
+            sets = [s for s in sets if s.player != p] + [c for c in after.castrum if c.player == p]
+    forum = before.forum
+    if (
+        len(after.forum) == len(forum)
+        and [d.player for d in after.forum] == [d.player for d in forum]
+        and after.forum != forum
+    ):
+        for i, (a, b) in enumerate(zip(forum, after.forum, strict=True)):
+            if a != b:
+                notes.append(
+                    f"{a.player}'s Forum die in column {i + 1} now reads {b.value}, "
+                    f"not {a.value}: taken as a misread"
+                )
+        forum = after.forum
+    fixed = before.with_(templum=templum, senatus=senatus, castrum=tuple(sets), forum=forum)
     return fixed, notes
 
 
@@ -261,6 +277,10 @@ class Referee:
     def observe(self, seen: BoardState) -> Ruling:
         """Judge a newly settled state against the accepted one."""
         game = self.game
+        if set(seen.players) == set(game.state.players):
+            # The camera sees colours, not seating: the order is the game's (it rotates every
+            # round, and a reading made just before the rotation still has the old one).
+            seen = seen.with_(players=game.state.players)
         if game.current_player is None:
             # Between rounds only clearing the buildings means something; dice moved to the
             # Latrina or taken back now are the round's scoring being carried out.
@@ -276,10 +296,11 @@ class Referee:
         kept = self._play_went_on(seen)
         ruling = infer(game.state, seen)
         if ruling.kind == "unclear":
-            ruling = self._after_rereads(seen) or ruling
+            ruling = self._after_rereads(seen) or self._forum_with_misread(seen) or ruling
         if kept:
-            ruling = Ruling(ruling.kind, ruling.move, ruling.verdict, (kept, *ruling.notes),
-                            ruling.round_result)
+            ruling = Ruling(
+                ruling.kind, ruling.move, ruling.verdict, (kept, *ruling.notes), ruling.round_result
+            )
         if ruling.kind == "placement" and not ruling.verdict.legal:
             self.flagged = (ruling.move, seen)
         if ruling.kind == "placement" and ruling.verdict.legal:
@@ -319,6 +340,39 @@ class Referee:
         self.game.correct(fixed, "; ".join(notes))
         return Ruling(again.kind, again.move, again.verdict, (*notes, *again.notes))
 
+    def _forum_with_misread(self, seen: BoardState) -> Ruling | None:
+        """A legal Forum placement of the current player that explains what is seen but for one
+        die read with another value (same player, same column): accepted as seen, with a note,
+        so the misread stays the accepted reading until it is read right or corrected."""
+        player = self.game.current_player
+        before = self.game.state
+        for dice in [(v,) for v in range(1, 7)] + [(1, 4), (2, 3)]:
+            move = Move(player, "forum", dice)
+            verdict = check(before, move)
+            want = verdict.state.forum if verdict.legal else ()
+            if (
+                not verdict.legal
+                or len(want) != len(seen.forum)
+                or dict(verdict.state.latrina) != dict(seen.latrina)
+            ):
+                continue
+            off = [i for i, (a, b) in enumerate(zip(want, seen.forum, strict=True)) if a != b]
+            if len(off) == 1 and want[off[0]].player == seen.forum[off[0]].player:
+                i = off[0]
+                note = (
+                    f"{want[i].player}'s Forum die in column {i + 1} reads "
+                    f"{seen.forum[i].value} where it should be a {want[i].value}: "
+                    "taken as a misread"
+                )
+                state = verdict.state.with_(forum=seen.forum)
+                return Ruling(
+                    "placement",
+                    move,
+                    Verdict(True, state=state, pushed_out=verdict.pushed_out),
+                    (note,),
+                )
+        return None
+
     def _play_went_on(self, seen: BoardState) -> str | None:
         """A flagged placement still lies there and the next one has been made on top of it:
         the players kept it (or the camera misread a die and nobody minded). Accept it as laid
@@ -339,8 +393,10 @@ class Referee:
             supply[move.player] = left
         game.place(move, Verdict(True, state=shown.with_(supply=supply)))
         self.flagged = None
-        return (f"{move.player}'s flagged {move.building.capitalize()} placement stayed on the "
-                "table and play went on: it was kept")
+        return (
+            f"{move.player}'s flagged {move.building.capitalize()} placement stayed on the "
+            "table and play went on: it was kept"
+        )
 
     def _record(self, ruling: Ruling) -> Ruling:
         self.rulings.append(ruling)

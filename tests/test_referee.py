@@ -143,8 +143,9 @@ def test_a_flagged_placement_left_on_the_table_is_kept_when_play_goes_on():
     flagged = state(["grey", "blue"], strict=False, senatus={"grey": [5, 6, 6]})
     r = ref.observe(flagged)
     assert r.verdict.rule == "senatus.not-a-run"
-    r = ref.observe(state(["grey", "blue"], strict=False, senatus={"grey": [5, 6, 6]},
-                          forum=forum(("blue", 3))))
+    r = ref.observe(
+        state(["grey", "blue"], strict=False, senatus={"grey": [5, 6, 6]}, forum=forum(("blue", 3)))
+    )
     assert r.kind == "placement" and r.verdict.legal and r.move.player == "blue"
     assert "kept" in r.notes[0]
     assert ref.accepted.senatus["grey"] == (5, 6, 6) and ref.game.current_player == "grey"
@@ -163,9 +164,43 @@ def test_a_die_read_anew_is_taken_as_a_misread_and_the_new_placement_judged():
     ref = Referee(Game(["grey", "blue"], seed=1))
     ref.observe(state(["grey", "blue"], senatus={"grey": [4, 5, 6]}))
     # The camera now reads grey's 4 as a 3, while blue places a 2 in the Forum.
-    r = ref.observe(state(["grey", "blue"], strict=False, senatus={"grey": [3, 5, 6]},
-                          forum=forum(("blue", 2))))
+    r = ref.observe(
+        state(["grey", "blue"], strict=False, senatus={"grey": [3, 5, 6]}, forum=forum(("blue", 2)))
+    )
     assert r.kind == "placement" and r.verdict.legal and r.move.player == "blue"
     assert "misread" in r.notes[0]
     assert ref.accepted.senatus["grey"] == (3, 5, 6)
     assert ref.game.current_player == "grey"
+
+
+def test_seating_order_of_a_reading_is_the_games():
+    """A board read with last round's seating (the camera does not know it rotated) is
+    judged with this round's."""
+    ref = Referee(Game(["grey", "blue"], seed=1))
+    ref.observe(state(["grey", "blue"], castrum=[{"player": "grey", "value": 2, "count": 8}]))
+    ref.observe(
+        state(
+            ["grey", "blue"],
+            castrum=[{"player": "grey", "value": 2, "count": 8}],
+            forum=forum(("blue", 3)),
+        )
+    )
+    assert ref.observe(state(["grey", "blue"])).kind == "cleared"
+    assert ref.game.state.players == ("blue", "grey")
+    r = ref.observe(state(["grey", "blue"], forum=forum(("blue", 5))))
+    assert r.kind == "placement" and r.verdict.legal and r.move.player == "blue"
+
+
+def test_a_forum_die_misread_while_a_placement_is_made_is_taken_as_seen():
+    ref = Referee(Game(["grey", "blue"], seed=1))
+    ref.observe(state(["grey", "blue"], forum=forum(("grey", 4))))
+    # blue places a 2; the camera reads grey's 4 as a 6 in the same frame.
+    r = ref.observe(state(["grey", "blue"], forum=forum(("blue", 2), ("grey", 6))))
+    assert r.kind == "placement" and r.verdict.legal and r.move.dice == (2,)
+    assert "misread" in r.notes[0]
+    # The 6 reads as a 4 again while grey places a 1 in the Senatus: a re-read, not a move.
+    r = ref.observe(
+        state(["grey", "blue"], forum=forum(("blue", 2), ("grey", 4)), senatus={"grey": [1]})
+    )
+    assert r.verdict.legal and r.move.building == "senatus" and "misread" in r.notes[0]
+    assert [d.value for d in ref.accepted.forum] == [2, 4]
