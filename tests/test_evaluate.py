@@ -44,3 +44,25 @@ def test_tally(tmp_path):
     assert row["recall"] == 100.0 and row["precision"] == 66.67
     assert row["value_acc"] == 50.0 and row["color_acc"] == 100.0 and row["images_right"] == 0.0
     assert "recall" in format_table([row]).splitlines()[0]
+
+
+def test_eval_command_prints_rows(tmp_path):
+    import json
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    real = tmp_path / "real"
+    shutil.copytree(repo / "datasets" / "dice8" / "images" / "val", real / "images")
+    shutil.copytree(repo / "datasets" / "dice8" / "labels" / "val", real / "labels")
+    res = subprocess.run(
+        [sys.executable, "-m", "scanner", "eval", "--synth-n", "2", "--synth-dir",
+         str(tmp_path / "synth"), "--real-dir", str(real), "--json"],
+        capture_output=True, text=True, cwd=repo, timeout=300)
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)
+    assert [r["images"] for r in rows] == [2, 2]
+    assert rows[0]["color_acc"] is not None and rows[1]["color_acc"] is None
+    assert all(0 <= r["recall"] <= 100 for r in rows)

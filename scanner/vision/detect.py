@@ -165,7 +165,8 @@ class DiceDetector:
         if not model.is_file():
             raise InputError("model.not-found", f"no detector model at {model}", "$.model")
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or min(os.cpu_count() or 1, 4)
+        # Cores this process may use (not the host's count, which containers overstate).
+        opts.intra_op_num_threads = threads or min(len(os.sched_getaffinity(0)), 4)
         opts.log_severity_level = 3
         try:
             self.session = ort.InferenceSession(str(model), opts,
