@@ -87,14 +87,12 @@ MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 
 @pytest.mark.skipif(not MODEL.exists(), reason="the shipped detector models/dice.onnx is missing")
 def test_demo_replayed_with_the_shipped_detector(tmp_path):
-    """`alea demo` then `alea replay`, as a user would run them. Every illegal placement is
-    flagged with its rule and the round is scored as `alea round` scores the true board. The
-    detector misreads about 1 die in 600 (benchmarks/eval_table.py), and a misread placement
-    is flagged, then kept when play goes on: so nearly every placement, not all, is read
-    exactly, and the game never loses track (no ruling is "unclear")."""
+    """The demo `alea serve` plays, through `alea demo` then `alea replay` as a user would run
+    them, with the shipped detector: every placement recognised, every illegal one flagged
+    with its rule, the round scored as `alea round` scores the true board."""
     from tests.cli import alea
 
-    rc, made, err = alea("demo", "--out", str(tmp_path), "--players", "3", "--seed", "11")
+    rc, made, err = alea("demo", "--out", str(tmp_path))
     assert rc == 0, err
     rc, out, err = alea("replay", str(tmp_path), "--calibration",
                         str(tmp_path / "calibration.json"))
@@ -102,12 +100,8 @@ def test_demo_replayed_with_the_shipped_detector(tmp_path):
     script = json.loads((tmp_path / "script.json").read_text())
     expected = [s["expect"] for s in script["scenes"]
                 if s["expect"] and s["expect"]["kind"] != "none"]
-    events = out["events"]
-    assert len(events) == len(expected) and all(e["kind"] != "unclear" for e in events)
-    pairs = list(zip(events, expected, strict=True))
-    flags = [(g, w) for g, w in pairs if w.get("legal") is False]
-    assert flags and all(matches(g, w) for g, w in flags)
-    rounds = [(g, w) for g, w in pairs if w["kind"] == "cleared"]
-    assert rounds and all(matches(g, w) for g, w in rounds)
-    legal = [(g, w) for g, w in pairs if w.get("legal") is True]
-    assert sum(matches(g, w) for g, w in legal) >= 0.9 * len(legal)
+    assert any(e.get("legal") is False for e in expected)
+    assert any(e["kind"] == "cleared" for e in expected)
+    assert len(out["events"]) == len(expected)
+    for got, want in zip(out["events"], expected, strict=True):
+        assert matches(got, want), (got, want)
