@@ -76,13 +76,13 @@ def replay(frames, live, session) -> list[dict]:
     _replay_args,
 )
 def run_replay(args: argparse.Namespace) -> int:
-    from scanner.commands.vision import load_detector
+    from scanner.commands.vision import _players, load_detector
     from scanner.session import MemoryStore, Session
     from scanner.vision.calibrate import Calibration
     from scanner.vision.camera import open_source
     from scanner.vision.live import LiveBoard
 
-    players = args.players
+    players = _players(args.players)
     script = Path(args.frames) / "script.json"
     if players is None and script.exists():
         players = json.loads(script.read_text())["players"]

@@ -12,10 +12,15 @@ from scanner.errors import InputError
 
 
 def _players(values: list[str] | None) -> list[str] | None:
-    """`--players grey brown blue` or `--players grey,brown,blue`, in seating order."""
+    """`--players grey brown blue` or `--players grey,brown,blue`, in seating order; a bad
+    seating (unknown colour, repeated, not 2–5) is bad input, exit 2."""
     if not values:
         return None
-    return [p for v in values for p in v.split(",") if p]
+    from scanner.rules.state import BoardState
+
+    players = [p for v in values for p in v.split(",") if p]
+    BoardState.from_json({"players": players})
+    return players
 
 
 def _load_layout(path: str | None):
@@ -186,15 +191,12 @@ def load_detector(model: str | None, imgsz: int = 0):
     _scan_args,
 )
 def run_scan(args: argparse.Namespace) -> int:
-    from scanner.rules.state import BoardState
     from scanner.vision.calibrate import Calibration
     from scanner.vision.camera import read_image
     from scanner.vision.scan import scan_image
 
     cal = Calibration.load(args.calibration)
     players = _players(args.players)
-    if players is not None:
-        BoardState.from_json({"players": players})  # bad --players is bad input
     image = read_image(args.image)
     detect = load_detector(args.model)
     reading = scan_image(image, cal, detect, players, fixed_camera=args.fixed_camera)
@@ -220,15 +222,12 @@ def run_watch(args: argparse.Namespace) -> int:
     import json
     import sys
 
-    from scanner.rules.state import BoardState
     from scanner.vision.calibrate import Calibration
     from scanner.vision.camera import open_source
     from scanner.vision.live import LiveBoard
 
     cal = Calibration.load(args.calibration)
     players = _players(args.players)
-    if players is not None:
-        BoardState.from_json({"players": players})
     detect = load_detector(args.model)
     live = LiveBoard(cal.layout, detect, players, cal.lens, cal)
     with open_source(args.source) as source:
