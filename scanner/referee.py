@@ -25,6 +25,8 @@ from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
 
 SCORING_BUILDINGS = ("templum", "senatus", "castrum", "forum")
+# Every way dice can go into the Forum in one placement (forum.shape): one die, or 1+4, 2+3.
+FORUM_SHAPES = [(v,) for v in range(1, 7)] + [(1, 4), (2, 3)]
 AMBIGUOUS_LATRINA = (
     "read as a Forum die pushing out the same player's equal die; a die put on the Latrina "
     "looks the same on the board"
@@ -114,7 +116,7 @@ def _forum_explanation(before: BoardState, after: BoardState, player: str) -> Ru
     """A Forum placement that yields exactly the Forum seen. Needed because a new die pushing
     out an equal die of the same player leaves that player's Forum dice unchanged: only the
     Latrina shows that anything happened."""
-    for dice in [(v,) for v in range(1, 7)] + [(1, 4), (2, 3)]:
+    for dice in FORUM_SHAPES:
         move = Move(player, "forum", dice)
         verdict = check(before, move)
         if (
@@ -346,7 +348,7 @@ class Referee:
         so the misread stays the accepted reading until it is read right or corrected."""
         player = self.game.current_player
         before = self.game.state
-        for dice in [(v,) for v in range(1, 7)] + [(1, 4), (2, 3)]:
+        for dice in FORUM_SHAPES:
             move = Move(player, "forum", dice)
             verdict = check(before, move)
             want = verdict.state.forum if verdict.legal else ()
