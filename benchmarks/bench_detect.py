@@ -1,10 +1,12 @@
 """Latency and peak memory of `DiceDetector.detect` on a 1280×720 table frame (CPU).
 
     PYTHONPATH=. python benchmarks/bench_detect.py [--imgsz 640] [--runs 50] [--threads 2]
+        [--face none|PATH]
 
 Prints one JSON line. The frame is a rendered table scene (deterministic), so the figure is
 reproducible; the time covers everything `alea dice` does per image after loading: letterbox,
-forward, decode, NMS, colour classification.
+forward, decode, NMS, and the face reader on every proposed box (`--face none`: the detector
+alone, no colours).
 """
 
 from __future__ import annotations
@@ -26,14 +28,16 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--runs", type=int, default=50)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--model", default=None)
+    p.add_argument("--face", default=None, help="face reader ONNX, or 'none'")
     args = p.parse_args(argv)
 
     from scanner.synth.scene import SceneConfig, render_scene
-    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
+    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
 
     frame = render_scene(2024, SceneConfig(width=1280, height=720, min_dice=24, max_dice=24,
                                            die_px=(52.0, 80.0))).image
-    det = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, threads=args.threads)
+    det = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, threads=args.threads,
+                       reader=face_reader(args.face))
     for _ in range(3):
         det.detect(frame)
     times = []
@@ -43,6 +47,7 @@ def main(argv: list[str] | None = None) -> dict:
         times.append((time.perf_counter() - t0) * 1000)
     result = {
         "frame": "1280x720", "imgsz": args.imgsz, "threads": args.threads, "runs": args.runs,
+        "face_reader": det.reader is not None,
         "median_ms": round(statistics.median(times), 1),
         "p90_ms": round(sorted(times)[int(0.9 * len(times)) - 1], 1),
         "dice": len(dice),

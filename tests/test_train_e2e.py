@@ -30,7 +30,7 @@ def test_train_export_infer(tmp_path):
     model = onnx.load(str(onnx_path))
     assert any(op.domain in ("", "ai.onnx") and op.version == OPSET for op in model.opset_import)
 
-    det = DiceDetector(onnx_path, imgsz=160, conf=0.0, colors=False)
+    det = DiceDetector(onnx_path, imgsz=160, conf=0.0, colors=False, reader=False)
     out = det.session.run(None, {det.input_name: np.zeros((1, 3, 160, 160), np.float32)})[0]
     assert out.shape == (1, 10, 525)  # 20² + 10² + 5² anchors
     import cv2
@@ -39,3 +39,36 @@ def test_train_export_infer(tmp_path):
     dice = det.detect(img)  # an untrained model: any output, but valid and in image pixels
     assert len(dice) <= 300
     assert (dice.xyxy[:, 2] <= img.shape[1]).all() and (dice.xyxy[:, 3] <= img.shape[0]).all()
+
+
+@pytest.mark.slow
+def test_face_reader_train_export_read(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    from scanner import face_train
+    from scanner.vision.face import FaceReader
+
+    monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
+    sample = REPO / "datasets" / "dice8"
+    paths = face_train.images_in(sample / "images" / "train")
+    data = face_train.collect(paths, sample / "labels" / "train", sample / "colors" / "train",
+                              None, copies=3, seed=0)
+    labels = sum(len((sample / "labels" / "train" / f"{p.stem}.txt").read_text().split("\n"))
+                 - 1 for p in paths)
+    assert len(data) == 3 * labels and (data.die == 1).all() and (data.color >= 0).all()
+    val = face_train.collect(face_train.images_in(sample / "images" / "val"),
+                             sample / "labels" / "val", sample / "colors" / "val", None,
+                             copies=1, seed=0, jitter=False)
+    best = face_train.train(data, {"val": val}, "e2e", epochs=2, batch=16)
+    log = (tmp_path / "runs" / "e2e" / "log.jsonl").read_text().splitlines()
+    assert len(log) == 2  # one row per epoch; a second call resumes and trains no more
+    face_train.train(data, {"val": val}, "e2e", epochs=2, batch=16)
+    assert len((tmp_path / "runs" / "e2e" / "log.jsonl").read_text().splitlines()) == 2
+
+    onnx_path = face_train.export_onnx(best, tmp_path / "face.onnx")
+    reader = FaceReader(onnx_path)
+    import cv2
+
+    img = cv2.imread(str(paths[0]))
+    die, value, color = reader.read(img, np.array([[10, 10, 50, 50], [0, 0, 5, 300]], float))
+    assert die.shape == (2,) and value.shape == (2, 6) and color.shape == (2, 6)
+    assert np.allclose(value.sum(1), 1, atol=1e-5)

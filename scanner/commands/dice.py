@@ -18,21 +18,25 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--imgsz", type=int, default=768,
                    help="long side the photo is scaled to for the detector (dice ~30-65 px "
                    "there work best); 0 keeps the photo's scale")
-    p.add_argument("--conf", type=float, default=0.35, help="minimum confidence")
+    p.add_argument("--conf", type=float, default=None,
+                   help="minimum confidence (default 0.5 with the face reader, 0.35 without)")
+    p.add_argument("--face", default=None,
+                   help="face reader ONNX (default: models/face.onnx); 'none': the detector alone")
 
 
 @command("dice", "Detect dice (value, player colour, box) in photos.", _arguments)
 def run(args: argparse.Namespace) -> int:
     from scanner.errors import InputError
-    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, load_image
+    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader, load_image
 
     if args.imgsz != 0 and not 32 <= args.imgsz <= 4096:
         raise InputError("dice.imgsz", "--imgsz must be 0 (native) or 32..4096", "$.imgsz")
-    if not 0.0 <= args.conf <= 1.0:
+    if args.conf is not None and not 0.0 <= args.conf <= 1.0:
         raise InputError("dice.conf", "--conf must be between 0 and 1", "$.conf")
     # The first image is checked before the model loads: a typo fails fast.
     first = load_image(args.images[0], "$.images[0]")
-    detector = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf)
+    detector = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf,
+                            reader=face_reader(args.face))
     out = []
     for i, path in enumerate(args.images):
         img = first if i == 0 else load_image(path, f"$.images[{i}]")

@@ -23,7 +23,10 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--synth-seed", type=int, default=1000, help="never used for training")
     p.add_argument("--real-dir", default=str(REALDICE), help="folder with images/ and labels/")
     p.add_argument("--imgsz", type=int, default=768, help="0 = native scale")
-    p.add_argument("--conf", type=float, default=0.35)
+    p.add_argument("--face", default=None,
+                   help="face reader ONNX (default: models/face.onnx); 'none': the detector alone")
+    p.add_argument("--conf", type=float, default=None,
+                   help="minimum confidence (default 0.5 with the face reader, 0.35 without)")
     p.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
 
 
@@ -32,10 +35,11 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from scanner.synth.dataset import write_dataset
     from scanner.synth.scene import SceneConfig
-    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
+    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
     from scanner.vision.evaluate import evaluate, format_table
 
-    detector = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf)
+    detector = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf,
+                            reader=face_reader(args.face))
     rows = []
     synth = Path(args.synth_dir)
     if args.synth_n:

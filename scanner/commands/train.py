@@ -1,14 +1,16 @@
-"""`alea train`: render data, train the detector, export ONNX, fit the colour classifier.
+"""`alea train`: render data, train the detector and export ONNX, then the face reader.
 
-Needs the `train` extra (torch, ultralytics). Every step is skipped when its output exists, so
-re-running the same command after an interruption resumes: the dataset is not re-rendered and
-ultralytics resumes from runs/detect/NAME/weights/last.pt.
+Needs the `train` extra (torch, ultralytics). Two stages, `--stage detector`, `--stage face` or
+both (the default): the face reader learns from the boxes the detector at `--out` proposes, so it
+comes second. Every step is skipped when its output exists, so re-running the same command after
+an interruption resumes: datasets are not re-rendered, ultralytics resumes from
+runs/detect/NAME/weights/last.pt (with --resume) and the reader from runs/face/NAME/last.pt.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 
 from scanner.cli import command, emit
@@ -26,10 +28,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--real-dir", default=str(REALDICE_TRAIN),
                    help="real photos (images/, labels/) to tile into training; '' for none")
     p.add_argument("--real-per-photo", type=int, default=6)
-    p.add_argument("--color-n", type=int, default=2500,
-                   help="rendered scenes for the colour classifier (seed = --seed + 1)")
-    p.add_argument("--color-dir", default=None,
-                   help="where they are rendered (default: DATA_DIR/../color_train)")
+    p.add_argument("--stage", choices=("all", "detector", "face"), default="all",
+                   help="train the detector, the face reader, or both (default)")
     p.add_argument("--model", default="yolo11n.yaml",
                    help="ultralytics model YAML, or a .pt checkpoint to fine-tune")
     p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate")
@@ -40,9 +40,19 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default="dice", help="run name under runs/detect/")
     p.add_argument("--out", default=str(REPO / "models" / "dice.onnx"))
     p.add_argument("--resume", action="store_true", help="continue runs/detect/NAME/last.pt")
+    face = p.add_argument_group("face reader (scanner.vision.face)")
+    face.add_argument("--face-dir", default=str(REPO / "datasets" / "generated" / "face"),
+                      help="where its scenes and crops are written")
+    face.add_argument("--face-n", type=int, default=2000, help="rendered 640 px scenes")
+    face.add_argument("--face-val", type=int, default=200, help="rendered validation scenes")
+    face.add_argument("--face-seed", type=int, default=5)
+    face.add_argument("--face-epochs", type=int, default=12)
+    face.add_argument("--face-name", default="face", help="run name under runs/face/")
+    face.add_argument("--face-out", default=str(REPO / "models" / "face.onnx"))
 
 
-@command("train", "Train the dice detector (needs the 'train' extra) and export ONNX.", _arguments)
+@command("train", "Train the dice detector and the face reader (needs the 'train' extra), "
+         "export ONNX.", _arguments)
 def run(args: argparse.Namespace) -> int:
     from scanner.errors import InputError
 
@@ -51,24 +61,27 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise InputError("train.missing-extra",
                          "training needs the train extra: pip install 'alea[train]'") from None
-    from scanner.train import export_onnx, prepare, train
-    from scanner.vision.color import fit
-    from scanner.vision.color_train import collect
-
-    data_dir = Path(args.data_dir)
     real = Path(args.real_dir) if args.real_dir else None
-    data = prepare(data_dir, args.synth_n, args.synth_val, args.seed, real, args.real_per_photo,
-                   size=args.imgsz)
-    best = train(data, args.model, args.epochs, args.imgsz, args.batch, args.name,
-                 args.workers, args.resume, args.seed, lr0=args.lr0)
-    onnx_path = export_onnx(best, Path(args.out))
-    from scanner.synth.dataset import write_dataset
+    result = {}
+    if args.stage in ("all", "detector"):
+        from scanner.train import export_onnx, prepare, train
 
-    color_dir = Path(args.color_dir) if args.color_dir else data_dir.parent / "color_train"
-    if not (color_dir / "data.yaml").exists():
-        write_dataset(color_dir, args.color_n, args.seed + 1)
-    x, y = collect(color_dir, "train")
-    color_path = Path(args.out).with_name("color.json")
-    color_path.write_text(json.dumps(fit(x, y, epochs=600)))
-    emit({"weights": str(best), "onnx": str(onnx_path), "colors": str(color_path)})
+        data = prepare(Path(args.data_dir), args.synth_n, args.synth_val, args.seed, real,
+                       args.real_per_photo, size=args.imgsz)
+        best = train(data, args.model, args.epochs, args.imgsz, args.batch, args.name,
+                     args.workers, args.resume, args.seed, lr0=args.lr0)
+        result.update(weights=str(best), onnx=str(export_onnx(best, Path(args.out))))
+    if args.stage in ("all", "face"):
+        from scanner import face_train
+        from scanner.vision.detect import DiceDetector
+
+        # The reader learns from the boxes this detector proposes, as at run time.
+        detector = DiceDetector(args.out, imgsz=768, reader=False, colors=False)
+        train_set, val_sets = face_train.prepare(Path(args.face_dir), detector, args.face_n,
+                                                 args.face_val, args.face_seed, real)
+        best = face_train.train(train_set, val_sets, args.face_name, args.face_epochs,
+                                log=lambda row: print(row, file=sys.stderr, flush=True))
+        out = face_train.export_onnx(best, Path(args.face_out))
+        result.update(face_weights=str(best), face_onnx=str(out))
+    emit(result)
     return 0

@@ -3,7 +3,8 @@
 No torch at run time. The exported YOLO head gives (1, 4 + 6, N): per anchor a box (cx, cy, w, h)
 in network pixels and one score per die value; we keep the best value per anchor, threshold,
 run class-agnostic NMS (two dice never overlap much, so two values on one die must compete),
-then undo the letterbox. Colour is decided afterwards from the die's pixels (scanner.vision.color).
+then undo the letterbox. The face reader (scanner.vision.face) then reads every proposed box up
+close: it keeps or drops it, and gives the value and the player colour.
 
 The network input keeps the photo's aspect ("rect" letterbox to a multiple of 32), so a 1280×720
 frame costs a 640×384 forward, not 640×640. `imgsz` is the long side the photo is scaled to: the
@@ -29,6 +30,16 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
 NUM_VALUES = 6
 MAX_PIXELS = 100_000_000  # 100 MP: beyond this a photo is refused rather than risking memory
 MAX_FILE_BYTES = 200 * 1024 * 1024
+# Boxes the face reader judges: low, so a die the detector is unsure of still reaches it.
+PROPOSE_CONF = 0.1
+# Default thresholds: on P(die) from the face reader, or on the detector's own score without it.
+# 0.5 kept recall and precision both >= 99.7 % on the reader's validation scenes
+# (benchmarks/tune_face.py); 0.35 was the detector's own choice.
+READ_CONF, DETECT_CONF = 0.5, 0.35
+# Quarter-turned readings averaged per die (benchmarks/tune_face.py, validation sets): 1 turn
+# read 99.75 % of rendered values and 97.5 % of real ones, 2 turns 99.84 and 98.7 %, 4 turns
+# 99.89 and 98.7 %. Each turn costs ~0.35 ms a die on one core, so 2.
+READ_TURNS = 2
 
 
 def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
@@ -149,6 +160,13 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300,
     return boxes[keep], votes.argmax(1) + 1, best[keep]
 
 
+def face_reader(option: str | None) -> str | bool:
+    """A command's --face option as DiceDetector's `reader`: None the shipped one, 'none' off."""
+    if option is None:
+        return True
+    return False if option.lower() == "none" else option
+
+
 class DiceDetector:
     """Load the ONNX once, then `detect(image)` any number of photos.
 
@@ -157,34 +175,28 @@ class DiceDetector:
     """
 
     def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, imgsz: int = 768,
-                 conf: float = 0.35, iou: float = 0.45, threads: int | None = None,
-                 colors: bool = True) -> None:
-        import onnxruntime as ort
+                 conf: float | None = None, iou: float = 0.45, threads: int | None = None,
+                 colors: bool = True,
+                 reader: str | os.PathLike | None | bool = True) -> None:
+        from scanner.vision.runtime import open_session
 
-        model = Path(model)
-        if not model.is_file():
-            raise InputError("model.not-found", f"no detector model at {model}", "$.model")
-        opts = ort.SessionOptions()
-        # Cores this process may use (not the host's count, which containers overstate).
-        opts.intra_op_num_threads = threads or min(len(os.sched_getaffinity(0)), 4)
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(model), opts,
-                                                providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
-            raise InputError("model.unreadable", f"cannot load model {model}: {exc}",
-                             "$.model") from None
+        self.session = open_session(model, threads, "detector model")
         self.input_name = self.session.get_inputs()[0].name
         shape = self.session.get_inputs()[0].shape
         # A model exported with a fixed size dictates it; a dynamic one takes any multiple of 32.
         self.fixed = isinstance(shape[2], int) and isinstance(shape[3], int)
         self.imgsz = int(shape[3]) if self.fixed else imgsz
-        self.conf, self.iou = conf, iou
-        self.classifier = None
-        if colors:
-            from scanner.vision.color import ColorClassifier
+        self.iou = iou
+        # The face reader (scanner.vision.face), when shipped, has the last word on every box.
+        self.reader = None
+        if reader:
+            from scanner.vision.face import DEFAULT_FACE_MODEL, FaceReader
 
-            self.classifier = ColorClassifier.load()
+            path = DEFAULT_FACE_MODEL if reader is True else Path(reader)
+            self.reader = FaceReader.load(path, threads, READ_TURNS) if reader is True else \
+                FaceReader(path, threads, READ_TURNS)
+        self.conf = conf if conf is not None else READ_CONF if self.reader else DETECT_CONF
+        self.colors = colors
 
     def forward(self, img: np.ndarray) -> tuple[np.ndarray, float, int, int]:
         """Raw head output for one BGR image, with the letterbox parameters."""
@@ -199,20 +211,49 @@ class DiceDetector:
         blob = np.ascontiguousarray(blob, dtype=np.float32) / 255.0
         return self.session.run(None, {self.input_name: blob})[0], scale, px, py
 
-    def detect(self, img: np.ndarray) -> Dice:
-        """All dice in a BGR (or grayscale/BGRA) image, boxes in its own pixels."""
+    def candidates(self, img: np.ndarray, conf: float | None = None):
+        """The detector's own boxes (xyxy, the image's pixels), values and scores at `conf`."""
         img = to_bgr8(img)
         h, w = img.shape[:2]
         if h < 2 or w < 2:
-            return Dice.empty()
+            return np.zeros((0, 4)), np.zeros(0, np.int64), np.zeros(0)
         out, scale, px, py = self.forward(img)
-        boxes, values, scores = decode(out, self.conf, self.iou)
+        boxes, values, scores = decode(out, self.conf if conf is None else conf, self.iou)
         if not len(values):
-            return Dice.empty()
+            return boxes, values, scores
         boxes = (boxes - np.array([px, py, px, py])) / scale
         boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
-        dice = Dice(boxes, values, np.clip(scores, 0, 1), [None] * len(values))
-        if self.classifier is not None:
-            dice = dice.with_colors(self.classifier.classify(img, dice.xyxy))
-        return dice
+        return boxes, values, np.clip(scores, 0, 1)
+
+    def propose(self, img: np.ndarray) -> np.ndarray:
+        """The boxes the face reader is given: everything above the low proposal threshold."""
+        return self.candidates(img, PROPOSE_CONF)[0]
+
+    def detect(self, img: np.ndarray) -> Dice:
+        """All dice in a BGR (or grayscale/BGRA) image, boxes in its own pixels.
+
+        With the face reader, the detector proposes at a low threshold and the reader decides:
+        a box is kept when P(die) >= conf, which is then its confidence; value and colour are
+        the reader's. Without it (`reader=False`), the detector's own values and scores, and no
+        colours.
+        """
+        img = to_bgr8(img)
+        if self.reader is not None:
+            return self._read(img)
+        boxes, values, scores = self.candidates(img)
+        return Dice(boxes, values, scores, [None] * len(values)) if len(values) else Dice.empty()
+
+    def _read(self, img: np.ndarray) -> Dice:
+        from scanner.vision.face import color_names
+
+        boxes, _, _ = self.candidates(img, min(PROPOSE_CONF, self.conf))
+        if not len(boxes):
+            return Dice.empty()
+        p_die, p_value, p_color = self.reader.read(img, boxes)
+        keep = p_die >= self.conf
+        if not keep.any():
+            return Dice.empty()
+        colors = color_names(p_color[keep]) if self.colors else []
+        return Dice(boxes[keep], p_value[keep].argmax(1) + 1, np.clip(p_die[keep], 0, 1),
+                    colors)

@@ -1,0 +1,145 @@
+"""The face reader: crop geometry, colour naming, the shipped ONNX's pinned inputs and outputs,
+and what it reads on rendered dice it has never seen (a seed no training set uses)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scanner.errors import InputError
+from scanner.vision.face import (
+    COLOR_CLASSES as CLASSES,
+)
+from scanner.vision.face import (
+    CROP,
+    DEFAULT_FACE_MODEL,
+    MARGIN,
+    N_LIGHT,
+    FaceReader,
+    color_names,
+    crop_transform,
+    face_crops,
+    illuminant,
+    scene_light,
+)
+
+
+def test_crop_is_centred_on_the_box_and_sized_by_its_longer_side():
+    box = (100.0, 50.0, 140.0, 70.0)  # 40 x 20: the square follows the 40
+    m = crop_transform(box)
+    centre = m @ np.array([CROP / 2 - 0.5, CROP / 2 - 0.5, 1.0])
+    assert np.allclose(centre, (120, 60))
+    left, right = m @ np.array([-0.5, 0, 1.0]), m @ np.array([CROP - 0.5, 0, 1.0])
+    assert np.isclose(right[0] - left[0], 40 * MARGIN)
+    # a quarter turn maps the crop's x axis onto the image's y axis
+    turned = crop_transform(box, angle=np.pi / 2)
+    assert np.allclose(turned[:, 0], [0, 40 * MARGIN / CROP], atol=1e-9)
+
+
+def test_crops_show_what_is_in_the_box():
+    img = np.full((200, 300, 3), 30, np.uint8)
+    img[80:120, 140:180] = (0, 0, 255)  # a red square, 40 px
+    crops = face_crops(img, np.array([[140, 80, 180, 120], [0, 0, 20, 20]], float))
+    assert crops.shape == (2, CROP, CROP, 3) and crops.dtype == np.uint8
+    centre = crops[0, CROP // 2 - 4:CROP // 2 + 4, CROP // 2 - 4:CROP // 2 + 4]
+    assert (centre[..., 2] > 240).all() and (centre[..., :2] < 15).all()
+    assert (crops[0, :2, :2] < 40).all()  # the margin shows the dark surroundings
+    assert (crops[1] == 30).all()  # at the image corner the border is replicated
+
+
+def test_crops_of_boxes_off_the_image_are_neutral():
+    img = np.full((50, 50, 3), 200, np.uint8)
+    crops = face_crops(img, np.array([[500, 500, 540, 540]], float))
+    assert (crops == 114).all()
+
+
+def test_big_boxes_are_smoothed_before_shrinking():
+    # A 1-pixel checkerboard cut 8x smaller must average to grey, not alias to black or white.
+    img = ((np.indices((400, 400)).sum(0) % 2) * 255).astype(np.uint8)[..., None].repeat(3, 2)
+    crop = face_crops(img, np.array([[100, 100, 356, 356]], float))[0]
+    assert abs(float(crop.mean()) - 127.5) < 10 and crop.std() < 25
+
+
+def test_light_estimates_follow_the_light_colour():
+    img = np.full((50, 50, 3), 120, np.uint8)
+    img[..., 2] = 200  # reddish light (BGR)
+    e = illuminant(img)
+    assert e[2] > e[0] and abs(e[0] - e[1]) < 1e-6
+    light = scene_light(img)
+    assert light.shape == (N_LIGHT,) and light.dtype == np.float32
+    assert light[6] > light[4] and light[9] > light[7]  # grey-world and brightest: red above
+
+
+def test_color_names():
+    p = np.zeros((3, len(CLASSES)))
+    p[0, CLASSES.index("blue")] = 0.9
+    p[1, CLASSES.index("other")] = 0.9
+    p[2, CLASSES.index("grey")] = 0.4
+    assert color_names(p) == ["blue", None, None]
+    assert color_names(p, min_prob=0.3) == ["blue", None, "grey"]
+
+
+def test_missing_or_bad_model_is_an_input_error(tmp_path):
+    with pytest.raises(InputError) as e:
+        FaceReader(tmp_path / "none.onnx")
+    assert e.value.code == "model.not-found"
+    (tmp_path / "bad.onnx").write_bytes(b"not a model")
+    with pytest.raises(InputError) as e:
+        FaceReader(tmp_path / "bad.onnx")
+    assert e.value.code == "model.unreadable"
+    assert FaceReader.load(tmp_path / "none.onnx") is None
+
+
+# ---------------------------------------------------------------- the shipped model
+
+
+@pytest.fixture(scope="module")
+def reader():
+    assert DEFAULT_FACE_MODEL.is_file(), "models/face.onnx must ship with the repository"
+    return FaceReader()
+
+
+def test_onnx_inputs_and_outputs_are_pinned(reader):
+    ins = {i.name: i.shape for i in reader.session.get_inputs()}
+    assert ins["crop"][1:] == [3, CROP, CROP] and ins["light"][1:] == [N_LIGHT]
+    crop = np.random.default_rng(0).random((5, 3, CROP, CROP)).astype(np.float32)
+    die, value, color = reader.session.run(None, {"crop": crop,
+                                                  "light": np.full((5, N_LIGHT), 0.8, np.float32)})
+    assert die.shape == (5,) and value.shape == (5, 6) and color.shape == (5, len(CLASSES))
+    assert ((die >= 0) & (die <= 1)).all()
+    assert np.allclose(value.sum(1), 1, atol=1e-5) and np.allclose(color.sum(1), 1, atol=1e-5)
+
+
+def test_no_boxes_reads_nothing(reader):
+    die, value, color = reader.read(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4)))
+    assert die.shape == (0,) and value.shape == (0, 6) and color.shape == (0, len(CLASSES))
+
+
+def test_reads_unseen_rendered_dice(reader):
+    # Seed 31337 is no training set's: values and colours as drawn, plain surfaces rejected.
+    from scanner.synth.scene import SceneConfig, render_scene
+    from scanner.vision.face import color_names
+
+    right_value = right_color = total = 0
+    for k in range(12):
+        scene = render_scene((31337, k), SceneConfig(width=640, height=640, min_dice=8,
+                                                     max_dice=12))
+        boxes = np.array([d.box for d in scene.dice])
+        die, value, color = reader.read(scene.image, boxes)
+        truth_color = [d.color if d.color in CLASSES[:-1] else None for d in scene.dice]
+        total += len(boxes)
+        right_value += int((value.argmax(1) + 1 == [d.value for d in scene.dice]).sum())
+        right_color += sum(a == b for a, b in zip(color_names(color), truth_color, strict=True))
+        assert (die > 0.5).mean() > 0.95
+        # a die-sized square of the surface far from every die is no die
+        empty = []
+        for y in range(0, 600, 40):
+            for x in range(0, 600, 40):
+                sq = np.array([x, y, x + 40, y + 40], float)
+                if all(sq[2] < b[0] - 30 or sq[0] > b[2] + 30 or sq[3] < b[1] - 30
+                       or sq[1] > b[3] + 30 for b in boxes):
+                    empty.append(sq)
+        if empty:
+            assert (reader.read(scene.image, np.array(empty))[0] < 0.5).mean() > 0.9
+    assert total > 100
+    assert right_value / total > 0.98 and right_color / total > 0.95
