@@ -77,6 +77,18 @@ def test_bad_options_and_missing_model(photos, tmp_path):
     assert len(res.stderr.strip().splitlines()) == 1
     res = alea(str(d / "table.jpg"), "--conf", "3")
     assert res.returncode == 2 and json.loads(res.stdout)["error"]["code"] == "dice.conf"
+    res = alea(str(d / "table.jpg"), "--face", str(tmp_path / "none.onnx"))
+    err = json.loads(res.stdout)["error"]
+    assert res.returncode == 2 and err["code"] == "model.not-found" and err["path"] == "$.face"
+
+
+def test_detector_alone_reads_values_but_no_colours(photos):
+    d, scene = photos
+    out = json.loads(alea(str(d / "table.jpg"), "--face", "none").stdout)["images"][0]["dice"]
+    assert abs(len(out) - len(scene.dice)) <= 1
+    assert all(die["color"] is None for die in out)
+    with_reader = json.loads(alea(str(d / "table.jpg")).stdout)["images"][0]["dice"]
+    assert any(die["color"] is not None for die in with_reader)
 
 
 def test_finds_rendered_dice(photos):

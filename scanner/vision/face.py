@@ -134,7 +134,7 @@ class FaceReader:
                  threads: int | None = None, turns: int = 1) -> None:
         from scanner.vision.runtime import open_session
 
-        self.session = open_session(model, threads, "face reader model")
+        self.session = open_session(model, threads, "face reader model", "$.face")
         shape = self.session.get_inputs()[0].shape
         self.size = int(shape[2]) if isinstance(shape[2], int) else CROP
         self.turns = turns

@@ -13,13 +13,15 @@ from pathlib import Path
 from scanner.errors import InputError
 
 
-def open_session(model: str | os.PathLike, threads: int | None = None, what: str = "model"):
-    """An onnxruntime CPU session for `model`; `what` names it in error messages."""
+def open_session(model: str | os.PathLike, threads: int | None = None, what: str = "model",
+                 where: str = "$.model"):
+    """An onnxruntime CPU session for `model`; `what` names it in error messages, `where` is
+    the error's path (the option that named the file)."""
     import onnxruntime as ort
 
     model = Path(model)
     if not model.is_file():
-        raise InputError("model.not-found", f"no {what} at {model}", "$.model")
+        raise InputError("model.not-found", f"no {what} at {model}", where)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads or min(len(os.sched_getaffinity(0)), 4)
     opts.log_severity_level = 3
@@ -27,4 +29,4 @@ def open_session(model: str | os.PathLike, threads: int | None = None, what: str
         return ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
         raise InputError("model.unreadable", f"cannot load {what} {model}: {exc}",
-                         "$.model") from None
+                         where) from None
