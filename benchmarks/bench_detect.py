@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser()
-    p.add_argument("--imgsz", type=int, default=768, help="0 = native 1280x736 forward")
+    p.add_argument("--imgsz", type=int, default=640, help="0 = native 1280x736 forward")
     p.add_argument("--runs", type=int, default=50)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--model", default=None)

@@ -82,7 +82,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", choices=sorted(SETS), default="real")
     ap.add_argument("--out", default=None, help="PNG to write (default docs/failures/SET.png)")
-    ap.add_argument("--imgsz", type=int, default=768)
+    ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--limit", type=int, default=60, help="at most this many tiles")
     args = ap.parse_args()
     det = DiceDetector(imgsz=args.imgsz)

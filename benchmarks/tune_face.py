@@ -71,7 +71,7 @@ def main() -> int:
     ap.add_argument("--synth-dir", default=str(REPO / "datasets" / "generated" / "face" / "synth"))
     ap.add_argument("--real-dir", default=str(REPO.parent / "shared" / "realdice" / "photos_a"
                                               / "train"))
-    ap.add_argument("--imgsz", type=int, default=768)
+    ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--turns", type=int, default=READ_TURNS, help="quarter-turn readings averaged")
     args = ap.parse_args()
     det = DiceDetector(imgsz=args.imgsz, reader=False, colors=False)

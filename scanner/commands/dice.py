@@ -15,7 +15,7 @@ from scanner.cli import command, emit
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (any size, aspect)")
     p.add_argument("--model", default=None, help="ONNX detector (default: models/dice.onnx)")
-    p.add_argument("--imgsz", type=int, default=768,
+    p.add_argument("--imgsz", type=int, default=640,
                    help="long side the photo is scaled to for the detector (dice ~30-65 px "
                    "there work best); 0 keeps the photo's scale")
     p.add_argument("--conf", type=float, default=None,

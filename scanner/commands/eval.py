@@ -22,7 +22,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--synth-n", type=int, default=300, help="synthetic test images")
     p.add_argument("--synth-seed", type=int, default=1000, help="never used for training")
     p.add_argument("--real-dir", default=str(REALDICE), help="folder with images/ and labels/")
-    p.add_argument("--imgsz", type=int, default=768, help="0 = native scale")
+    p.add_argument("--imgsz", type=int, default=640, help="0 = native scale")
     p.add_argument("--face", default=None,
                    help="face reader ONNX (default: models/face.onnx); 'none': the detector alone")
     p.add_argument("--conf", type=float, default=None,

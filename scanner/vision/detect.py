@@ -10,9 +10,9 @@ The network input keeps the photo's aspect ("rect" letterbox to a multiple of 32
 frame costs a 640×384 forward, not 640×640. `imgsz` is the long side the photo is scaled to: the
 detector was trained with dice ~26–56 px at that scale. `imgsz=0` keeps the photo's own scale,
 which is right for the rectified table view (made at the training scale on purpose). The
-default 768 enlarges a 640 photo 1.2×: on held-out real validation tiles (never the test split)
-that raised value accuracy from 89 % to 93 % at the same recall — the small pips of real dice
-read better a little larger (models/MODEL_CARD.md).
+detector alone read values best at 768 (a 640 photo enlarged 1.2×); with the face reader, which
+reads values from the photo's own pixels, 640 and 768 gave the same figures on the validation
+sets (benchmarks/tune_face.py --imgsz) and 640 is ~25 ms faster a frame, so 640 is the default.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ READ_CONF, DETECT_CONF = 0.5, 0.35
 # read 99.75 % of rendered values and 97.5 % of real ones, 2 turns 99.84 and 98.7 %, 4 turns
 # 99.89 and 98.7 %. Each turn costs ~0.35 ms a die on one core, so 2.
 READ_TURNS = 2
+DEFAULT_IMGSZ = 640
 
 
 def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
@@ -174,7 +175,7 @@ class DiceDetector:
     >>> det.detect(cv2.imread("table.jpg"))       # doctest: +SKIP
     """
 
-    def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, imgsz: int = 768,
+    def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, imgsz: int = DEFAULT_IMGSZ,
                  conf: float | None = None, iou: float = 0.45, threads: int | None = None,
                  colors: bool = True,
                  reader: str | os.PathLike | None | bool = True) -> None:
