@@ -21,9 +21,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scanner.face_train import images_in  # noqa: E402
 from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
-from scanner.vision.evaluate import match, read_truth  # noqa: E402
+from scanner.vision.evaluate import images_in, match, read_truth  # noqa: E402
 from scanner.vision.face import face_crops  # noqa: E402
 
 SETS = {

@@ -18,51 +18,35 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scanner.face_train import images_in, real_split  # noqa: E402
+from scanner.face_train import real_split  # noqa: E402
 from scanner.vision.detect import PROPOSE_CONF, READ_TURNS, DiceDetector, load_image  # noqa: E402
-from scanner.vision.evaluate import match, read_truth  # noqa: E402
+from scanner.vision.dice import Dice  # noqa: E402
+from scanner.vision.evaluate import Tally, images_in, read_truth  # noqa: E402
 from scanner.vision.face import FaceReader, color_names  # noqa: E402
 
 
 def cache(det: DiceDetector, reader: FaceReader, paths, labels: Path, colors: Path | None):
+    """Per image: the labels, the proposals and the reader's probabilities for each."""
     rows = []
     for path in paths:
         img = load_image(path)
         h, w = img.shape[:2]
-        tb, tv, tc = read_truth(labels / f"{path.stem}.txt",
-                                colors / f"{path.stem}.txt" if colors else None, w, h)
-        boxes, dv, ds = det.candidates(img, PROPOSE_CONF)
-        p_die, pv, pc = reader.read(img, boxes)
-        rows.append((tb, tv, tc, boxes, dv, ds, p_die, pv, pc))
+        truth = read_truth(labels / f"{path.stem}.txt",
+                           colors / f"{path.stem}.txt" if colors else None, w, h)
+        boxes = det.candidates(img, PROPOSE_CONF)[0]
+        rows.append((truth, boxes, *reader.read(img, boxes)))
     return rows
 
 
-def figures(rows, die_min: float, color_min: float, mix: float = 0.0) -> dict:
-    truth = pred = matched = v_ok = c_tot = c_ok = right = 0
-    for tb, tv, tc, boxes, _dv, ds, p_die, pv, pc in rows:
-        score = p_die if mix == 0 else p_die ** (1 - mix) * ds ** mix
-        keep = score >= die_min
-        b, v = boxes[keep], pv[keep].argmax(1) + 1
-        c = color_names(pc[keep], color_min)
-        pairs = match(tb, b)
-        truth, pred, matched = truth + len(tv), pred + len(b), matched + len(pairs)
-        ok = len(pairs) == len(tv) == len(b)
-        for i, j in pairs:
-            ok &= bool(v[j] == tv[i])
-            v_ok += int(v[j] == tv[i])
-            if tc is not None:
-                c_tot += 1
-                c_ok += int(c[j] == tc[i])
-                ok &= c[j] == tc[i]
-        right += ok
-
-    def pct(a, b):
-        return round(100 * a / b, 2) if b else None
-
-    return {"die_min": die_min, "color_min": color_min, "mix": mix,
-            "recall": pct(matched, truth), "precision": pct(matched, pred),
-            "value": pct(v_ok, matched), "color": pct(c_ok, c_tot),
-            "images_right": pct(right, len(rows))}
+def figures(rows, die_min: float, color_min: float) -> dict:
+    """The `alea eval` row (scanner.vision.evaluate.Tally) at these two thresholds."""
+    tally = Tally(f"die>={die_min} colour>={color_min}")
+    for truth, boxes, p_die, pv, pc in rows:
+        keep = p_die >= die_min
+        dice = Dice(boxes[keep], pv[keep].argmax(1) + 1, p_die[keep],
+                    color_names(pc[keep], color_min))
+        tally.add(*truth, dice)
+    return tally.row()
 
 
 def main() -> int:

@@ -28,7 +28,7 @@ import numpy as np
 from tqdm import tqdm
 
 from scanner.train import OPSET
-from scanner.vision.evaluate import iou_matrix, read_truth
+from scanner.vision.evaluate import images_in, iou_matrix, read_truth
 from scanner.vision.face import (
     COLOR_CLASSES,
     CROP,
@@ -94,7 +94,7 @@ def crops_from_image(img: np.ndarray, truth: np.ndarray, values: np.ndarray,
     iou = iou_matrix(found, truth) if len(found) and len(truth) else \
         np.zeros((len(found), len(truth)))
     for i, box in enumerate(truth):
-        match = np.flatnonzero(iou[:, i] >= 0.5) if len(found) else []
+        match = np.flatnonzero(iou[:, i] >= 0.5)
         sources = [box] + [found[j] for j in match[:1]]
         poses = [_jitter(rng, sources[k % len(sources)], strong=k % len(sources) == 0)
                  for k in range(copies)] if jitter else [crop_transform(sources[-1])]
@@ -119,10 +119,6 @@ def crops_from_image(img: np.ndarray, truth: np.ndarray, values: np.ndarray,
                    np.array(value, np.int8), np.array(color, np.int8))
 
 
-def images_in(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png"))
-
-
 def collect(paths: list[Path], labels_dir: Path, colors_dir: Path | None, detector,
             copies: int, seed: int, desc: str = "crops", jitter: bool = True) -> CropSet:
     """Crops for labelled images (YOLO labels, optional colour sidecars); `detector` proposes
@@ -134,12 +130,10 @@ def collect(paths: list[Path], labels_dir: Path, colors_dir: Path | None, detect
     for path in tqdm(paths, desc=desc, disable=None):
         img = load_image(path)
         h, w = img.shape[:2]
-        tb, tv, _ = read_truth(labels_dir / f"{path.stem}.txt", None, w, h)
-        cidx = None
-        if colors_dir is not None:
-            names = (colors_dir / f"{path.stem}.txt").read_text().split()
-            cidx = [COLOR_CLASSES.index(n) if n in COLOR_CLASSES else
-                    COLOR_CLASSES.index("other") for n in names]
+        tb, tv, tc = read_truth(labels_dir / f"{path.stem}.txt",
+                                colors_dir / f"{path.stem}.txt" if colors_dir else None, w, h)
+        # read_truth names a non-player colour None: that is the colour head's `other`.
+        cidx = None if tc is None else [COLOR_CLASSES.index(c or "other") for c in tc]
         found = detector.propose(img) if detector is not None else np.zeros((0, 4))
         parts.append(crops_from_image(img, tb, tv, cidx, found, rng, copies, jitter))
     return CropSet.concat(parts)
@@ -287,8 +281,8 @@ def train(train_set: CropSet, val_sets: dict[str, CropSet], name: str, epochs: i
           log=print) -> Path:
     """Train (or resume runs/face/NAME/last.pt) and return the best checkpoint's path.
 
-    The best epoch is chosen on the validation sets' mean value and colour accuracy (never on a
-    test split).
+    The best epoch is chosen on the validation sets' mean die, value and colour accuracy (never
+    on a test split).
     """
     import torch
 
@@ -369,7 +363,6 @@ def real_split(real_dir: Path, val_photos: int = 20) -> tuple[list[Path], list[P
     return photos[: len(photos) - val_photos], photos[-val_photos:]
 
 
-
 def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed: int = 5,
             real_dir: Path | None = None, synth_copies: int = 2, real_copies: int = 12,
             boards: int = 400, board_val: int = 40, board_copies: int = 3):
@@ -386,14 +379,6 @@ def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed
         write_dataset(synth, synth_n, seed, synth_val,
                       SceneConfig(width=640, height=640, min_dice=4, max_dice=40))
     fit, held = real_split(real_dir) if real_dir is not None else ([], [])
-    # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
-    for name, n, board_seed, copies, jitter in (("train_board", boards, seed + 100, board_copies,
-                                                  True),
-                                                 ("val_board", board_val, seed + 200, 1, False)):
-        path = out / f"crops_{name}.npz"
-        if n and not path.exists():
-            board_crops(n, board_seed, detector_at_board_scale(detector), copies,
-                        jitter).save(path)
     sets = {}
     for name, split, real, copies, jitter in (
             ("train", "train", fit, (synth_copies, real_copies), True),
@@ -411,12 +396,19 @@ def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed
                                      seed + 1, f"{name} real", jitter))
             CropSet.concat(parts).save(path)
         sets[name] = CropSet.load(path)
-    if (out / "crops_train_board.npz").exists():
-        sets["train"] = CropSet.concat([sets["train"],
-                                        CropSet.load(out / "crops_train_board.npz")])
-    if (out / "crops_val_board.npz").exists():
-        sets["val_board"] = CropSet.load(out / "crops_val_board.npz")
+    # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
+    for name, n, board_seed, copies, jitter in (
+            ("train_board", boards, seed + 100, board_copies, True),
+            ("val_board", board_val, seed + 200, 1, False)):
+        path = out / f"crops_{name}.npz"
+        if n and not path.exists():
+            board_crops(n, board_seed, detector_at_board_scale(detector), copies,
+                        jitter).save(path)
+        if path.exists():
+            sets[name] = CropSet.load(path)
     train_set = sets.pop("train")
+    if "train_board" in sets:
+        train_set = CropSet.concat([train_set, sets.pop("train_board")])
     return train_set, sets
 
 

@@ -45,17 +45,18 @@ def test_train_export_infer(tmp_path):
 def test_face_reader_train_export_read(tmp_path, monkeypatch):
     pytest.importorskip("torch")
     from scanner import face_train
+    from scanner.vision.evaluate import images_in
     from scanner.vision.face import FaceReader
 
     monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
     sample = REPO / "datasets" / "dice8"
-    paths = face_train.images_in(sample / "images" / "train")
+    paths = images_in(sample / "images" / "train")
     data = face_train.collect(paths, sample / "labels" / "train", sample / "colors" / "train",
                               None, copies=3, seed=0)
     labels = sum(len((sample / "labels" / "train" / f"{p.stem}.txt").read_text().split("\n"))
                  - 1 for p in paths)
     assert len(data) == 3 * labels and (data.die == 1).all() and (data.color >= 0).all()
-    val = face_train.collect(face_train.images_in(sample / "images" / "val"),
+    val = face_train.collect(images_in(sample / "images" / "val"),
                              sample / "labels" / "val", sample / "colors" / "val", None,
                              copies=1, seed=0, jitter=False)
     best = face_train.train(data, {"val": val}, "e2e", epochs=2, batch=16)

@@ -189,13 +189,13 @@ class DiceDetector:
         self.imgsz = int(shape[3]) if self.fixed else imgsz
         self.iou = iou
         # The face reader (scanner.vision.face), when shipped, has the last word on every box.
+        # `reader=True`: the shipped one if it is there; a path: that one, which must load.
         self.reader = None
         if reader:
-            from scanner.vision.face import DEFAULT_FACE_MODEL, FaceReader
+            from scanner.vision.face import FaceReader
 
-            path = DEFAULT_FACE_MODEL if reader is True else Path(reader)
-            self.reader = FaceReader.load(path, threads, READ_TURNS) if reader is True else \
-                FaceReader(path, threads, READ_TURNS)
+            self.reader = FaceReader.load(turns=READ_TURNS, threads=threads) if reader is True \
+                else FaceReader(reader, threads, READ_TURNS)
         self.conf = conf if conf is not None else READ_CONF if self.reader else DETECT_CONF
         self.colors = colors
 

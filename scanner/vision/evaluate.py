@@ -34,6 +34,25 @@ class Tally:
     images_right: int = 0
     ms: list[float] = field(default_factory=list)
 
+    def add(self, boxes: np.ndarray, values: np.ndarray, colors: list | None, dice) -> None:
+        """Count one image: its labelled dice (boxes, values, colours or None) against `dice`."""
+        pairs = match(boxes, dice.xyxy)
+        self.images += 1
+        self.truth += len(values)
+        self.predicted += len(dice)
+        self.matched += len(pairs)
+        ok_all = len(pairs) == len(values) == len(dice)
+        for i, j in pairs:
+            v_ok = int(dice.value[j]) == int(values[i])
+            self.value_ok += v_ok
+            ok_all &= v_ok
+            if colors is not None:
+                c_ok = dice.color[j] == colors[i]
+                self.color_total += 1
+                self.color_ok += c_ok
+                ok_all &= c_ok
+        self.images_right += bool(ok_all)
+
     def row(self) -> dict:
         def pct(a: int, b: int) -> float | None:
             return round(100.0 * a / b, 2) if b else None
@@ -47,6 +66,11 @@ class Tally:
             "images_right": pct(self.images_right, self.images),
             "median_ms": round(float(np.median(self.ms)), 1) if self.ms else None,
         }
+
+
+def images_in(folder: Path) -> list[Path]:
+    """The JPEG and PNG files of a folder, in name order."""
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png"))
 
 
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -95,8 +119,7 @@ def evaluate(detector, images_dir: Path, labels_dir: Path, name: str,
     from scanner.vision.detect import load_image
 
     tally = Tally(name)
-    paths = sorted(p for p in images_dir.iterdir() if p.suffix.lower() in (".jpg", ".png"))
-    for path in tqdm(paths[:limit], desc=f"eval {name}", disable=None):
+    for path in tqdm(images_in(images_dir)[:limit], desc=f"eval {name}", disable=None):
         img = load_image(path)
         h, w = img.shape[:2]
         tb, tv, tc = read_truth(labels_dir / f"{path.stem}.txt",
@@ -104,22 +127,7 @@ def evaluate(detector, images_dir: Path, labels_dir: Path, name: str,
         t0 = time.perf_counter()
         dice = detector.detect(img)
         tally.ms.append((time.perf_counter() - t0) * 1000)
-        pairs = match(tb, dice.xyxy)
-        tally.images += 1
-        tally.truth += len(tv)
-        tally.predicted += len(dice)
-        tally.matched += len(pairs)
-        ok_all = len(pairs) == len(tv) == len(dice)
-        for i, j in pairs:
-            v_ok = int(dice.value[j]) == int(tv[i])
-            tally.value_ok += v_ok
-            ok_all &= v_ok
-            if tc is not None:
-                c_ok = dice.color[j] == tc[i]
-                tally.color_total += 1
-                tally.color_ok += c_ok
-                ok_all &= c_ok
-        tally.images_right += bool(ok_all)
+        tally.add(tb, tv, tc, dice)
     return tally
 
 

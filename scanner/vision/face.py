@@ -87,35 +87,32 @@ def face_crops(img: np.ndarray, boxes: np.ndarray, size: int = CROP,
     return out
 
 
-def illuminant(img: np.ndarray) -> np.ndarray:
-    """Shades-of-grey estimate of the light (BGR, 0..1; Minkowski p = 6): its colour and its
-    brightness."""
-    small = cv2.resize(img, (64, 64), interpolation=cv2.INTER_AREA).reshape(-1, 3)
-    x = small.astype(np.float64) / 255.0
+def illuminant(small: np.ndarray) -> np.ndarray:
+    """Shades-of-grey estimate of the light (BGR, 0..1; Minkowski p = 6) over a thumbnail of the
+    scene: its colour and its brightness."""
+    x = small.reshape(-1, 3).astype(np.float64) / 255.0
     return np.power(np.mean(np.power(x, 6), axis=0), 1 / 6) + 1e-6
 
 
-def white_level(img: np.ndarray) -> float:
-    """Lab lightness (0..1) of the scene's whites: the 98th percentile of a downscaled image.
+def white_level(small: np.ndarray) -> float:
+    """Lab lightness (0..1) of the scene's whites: the 98th percentile of a thumbnail.
 
     A white die and a grey one differ in how close they come to the brightest surfaces around,
     not in absolute brightness, which follows the exposure.
     """
-    small = cv2.resize(img, (64, 64), interpolation=cv2.INTER_AREA)
     lum = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)[..., 0].astype(np.float64) / 255.0
     return float(np.quantile(lum, 0.98)) + 1e-3
 
 
 def scene_light(img: np.ndarray) -> np.ndarray:
     """The reader's ten numbers about the scene's light (BGR, 0..1): the shades-of-grey
-    illuminant, the whites' lightness, the grey-world mean and the brightest percentile.
+    illuminant, the whites' lightness, the grey-world mean and the brightest percentile, all
+    over one 64×64 thumbnail (resizing the frame is the costly part, so it is done once).
 
     Three estimates of the light because each fails somewhere: grey-world on a coloured cloth,
     shades-of-grey on a scene without whites, the brightest pixels under a glint; the network
     learns which to believe from the renders' random light and white balance.
     """
-    # One thumbnail for all of them (the two helpers resize it to itself, a copy): a frame's
-    # resize is the costly part.
     small = cv2.resize(img, (64, 64), interpolation=cv2.INTER_AREA)
     x = small.reshape(-1, 3).astype(np.float32) / 255.0
     return np.array([*illuminant(small), white_level(small), *x.mean(0),
