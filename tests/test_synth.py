@@ -76,6 +76,27 @@ def test_scene_is_deterministic_and_labels_valid():
             assert d.color in GAME_COLORS or d.color in OTHER_COLORS
 
 
+def test_tilted_camera_sees_the_table_beyond_the_frame_not_a_mirror_of_it():
+    # A grey frame inside a black margin: wherever the tilt shows past the frame's edge the
+    # picture must come from the margin (drawn before any die), never from the frame mirrored,
+    # which once drew unlabelled mirror copies of the dice near the edge.
+    from scanner.synth.scene import _camera, _margin
+
+    h = w = 320
+    pad = _margin(h, w)
+    canvas = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
+    canvas[pad:pad + h, pad:pad + w] = 0.8
+    dark_bands = 0
+    for seed in range(12):
+        img, _ = _camera(np.random.default_rng(seed), canvas.copy(), [], pad)
+        inner = img[h // 4: -h // 4, w // 4: -w // 4]
+        assert inner.min() > 50  # the frame itself is seen as it is
+        edges = np.concatenate([img[:3].reshape(-1, 3), img[-3:].reshape(-1, 3),
+                                img[:, :3].reshape(-1, 3), img[:, -3:].reshape(-1, 3)])
+        dark_bands += int((edges.max(1) < 30).any())
+    assert dark_bands >= 4  # most seeds tilt, and a tilt shows some margin
+
+
 def test_scene_dice_sizes_follow_config():
     cfg = SceneConfig(width=400, height=300, die_px=(30.0, 40.0), min_dice=5, max_dice=5)
     scene = render_scene(11, cfg)
@@ -120,3 +141,24 @@ def test_synth_cli(tmp_path):
     assert bad.returncode == 2
     assert json.loads(bad.stdout)["error"]["code"] == "synth.count"
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_test_sets_drawn_by_an_older_renderer_are_drawn_again(tmp_path):
+    from scanner.synth.dataset import ensure_test_set, renderer_of
+    from scanner.synth.scene import RENDERER
+
+    cfg = SceneConfig(width=160, height=160, min_dice=2, max_dice=3)
+    images = ensure_test_set(tmp_path, 2, 9, cfg)
+    assert renderer_of(tmp_path) == RENDERER and len(list(images.glob("*.jpg"))) == 2
+    first = images / "s9_000000.jpg"
+    drawn = first.read_bytes()
+    first.write_bytes(b"scribbled over")
+    ensure_test_set(tmp_path, 2, 9, cfg)  # up to date: reused as it is
+    assert first.read_bytes() == b"scribbled over"
+    (images / "mine.jpg").write_bytes(b"a user's file")
+    (tmp_path / "renderer.txt").write_text("1\n")
+    ensure_test_set(tmp_path, 2, 9, cfg)  # stale: drawn again, the user's file left alone
+    assert first.read_bytes() == drawn and renderer_of(tmp_path) == RENDERER
+    assert (images / "mine.jpg").read_bytes() == b"a user's file"
+    ensure_test_set(tmp_path, 3, 9, cfg)  # short: completed
+    assert len(list(images.glob("s9_*.jpg"))) == 3

@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 from tqdm import tqdm
 
-from scanner.synth.scene import SceneConfig, render_scene
+from scanner.synth.scene import RENDERER, SceneConfig, render_scene
 
 CLASS_NAMES = ["one", "two", "three", "four", "five", "six"]
 
@@ -61,6 +61,31 @@ def write_yaml(out: Path, splits: dict[str, str | list[str]], portable: bool = F
     return path
 
 
+def renderer_of(root: str | os.PathLike) -> int | None:
+    """The renderer version a set on disk was drawn with (None: no stamp, older than it)."""
+    try:
+        return int((Path(root) / "renderer.txt").read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def ensure_test_set(out: str | os.PathLike, n: int, seed: int, cfg: SceneConfig) -> Path:
+    """A rendered test set of `n` images (train split only) at `out`, drawn once and reused;
+    drawn again when short or when this renderer would draw other pixels (its stamp differs).
+    Only the set's own images (`s<seed>_*`) are replaced, nothing else in the folder."""
+    root = Path(out)
+    images = root / "images" / "train"
+    ours = sorted(images.glob(f"s{seed}_*.jpg")) if images.is_dir() else []
+    stale = bool(ours) and renderer_of(root) != RENDERER
+    if stale:
+        for sub, ext in (("images", "jpg"), ("labels", "txt"), ("colors", "txt")):
+            for f in (root / sub / "train").glob(f"s{seed}_*.{ext}"):
+                f.unlink()
+    if stale or len(ours) < n:
+        write_dataset(root, n, seed, 0, cfg)
+    return images
+
+
 def write_dataset(out: str | os.PathLike, n: int, seed: int, val: int = 0,
                   cfg: SceneConfig | None = None, workers: int | None = None,
                   portable: bool = False) -> Path:
@@ -87,6 +112,7 @@ def write_dataset(out: str | os.PathLike, n: int, seed: int, val: int = 0,
     else:
         for job in tqdm(jobs, desc="rendering", disable=None):
             _write_one(job)
+    (root / "renderer.txt").write_text(f"{RENDERER}\n")
     yaml_splits: dict[str, str | list[str]] = {"train": "images/train"}
     yaml_splits["val"] = "images/val" if val else "images/train"
     return write_yaml(root, yaml_splits, portable)

@@ -17,6 +17,11 @@ import numpy as np
 
 from scanner.synth.dice import DieStyle, random_style, render_die
 
+# Bumped whenever a seed's pixels or labels change, so rendered sets on disk that an older
+# renderer drew are known stale (scanner.synth.dataset stamps each set with it). 2: the tilted
+# camera sees the table beyond the frame instead of a mirror image with unlabelled dice.
+RENDERER = 2
+
 
 @dataclass
 class SceneConfig:
@@ -230,17 +235,28 @@ def _composite(canvas, rgb, alpha, x, y):
 # ---------------------------------------------------------------- camera
 
 
-def _camera(rng, img, outlines):
-    """Perspective tilt, light colour, blur, noise; returns uint8 BGR and warped outlines."""
-    h, w = img.shape[:2]
+def _margin(h: int, w: int) -> int:
+    """The table drawn beyond the frame on each side, wider than the camera tilt's 5 %."""
+    return int(0.06 * min(h, w)) + 2
+
+
+def _camera(rng, img, outlines, pad: int):
+    """Perspective tilt, light colour, blur, noise; returns uint8 BGR and warped outlines.
+
+    `img` is the table with `pad` pixels drawn beyond the frame on each side: a tilted camera
+    sees some of it. (Mirroring the frame at its border instead drew mirrored copies of the
+    dice near the edge, which no label named.)"""
+    h, w = img.shape[0] - 2 * pad, img.shape[1] - 2 * pad
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     if rng.random() < 0.6:
         j = rng.uniform(0, 0.05) * min(h, w)
-        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-        dst = src + rng.uniform(-j, j, (4, 2)).astype(np.float32)
-        hm = cv2.getPerspectiveTransform(src, dst)
-        img = cv2.warpPerspective(img, hm, (w, h), flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REFLECT)
-        outlines = [cv2.perspectiveTransform(o[None], hm)[0] for o in outlines]
+        dst = frame + rng.uniform(-j, j, (4, 2)).astype(np.float32)
+    else:
+        dst = frame
+    hm = cv2.getPerspectiveTransform(frame + np.float32(pad), dst)
+    img = cv2.warpPerspective(img, hm, (w, h), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT)
+    outlines = [cv2.perspectiveTransform(o[None], hm)[0] for o in outlines]
     # Light colour and white balance: warm tungsten to cool daylight, plus exposure and gamma.
     warmth = rng.normal(0, 0.12)
     gains = np.array([1 + warmth, 1 + rng.normal(0, 0.04), 1 - warmth], np.float32)
@@ -287,6 +303,12 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     for _ in range(rng.integers(cfg.distractors[0], cfg.distractors[1] + 1)):
         img = DISTRACTORS[rng.integers(len(DISTRACTORS))](rng, img, avoid)
 
+    # The surface and distractors go on beyond the frame (mirrored: no die is there yet), so
+    # the tilted camera never sees past the table's edge; dice and shadows are drawn after.
+    pad = _margin(h, w)
+    img = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_REFLECT)
+    centres = [(x + pad, y + pad, size) for x, y, size in centres]
+
     # Soft shadows under all dice, then the dice.
     sh_dir = rng.uniform(0, 2 * np.pi)
     sh_len = rng.uniform(0.0, 0.25)
@@ -302,7 +324,7 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         x0, y0 = _composite(img, rgb, alpha, x, y)
         outlines.append(outline + np.float32([x0, y0]))
 
-    bgr, outlines = _camera(rng, img, outlines)
+    bgr, outlines = _camera(rng, img, outlines, pad)
     if rng.random() < cfg.jpeg_share:
         ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
         bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)
