@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 import warnings
 from dataclasses import dataclass
@@ -371,10 +372,16 @@ def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed
     Synthetic scenes are like the held-out test set's (640 px, 4–40 dice) but from their own
     seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset).
     """
-    from scanner.synth.dataset import write_dataset
-    from scanner.synth.scene import SceneConfig
+    from scanner.synth.dataset import renderer_of, write_dataset
+    from scanner.synth.scene import RENDERER, SceneConfig
 
     synth = out / "synth"
+    if (synth / "data.yaml").exists() and renderer_of(synth) != RENDERER:
+        # Drawn by an older renderer: its scenes and the crops cut from them are redone (the
+        # board frames come from scanner.synth.table, which that change did not touch).
+        shutil.rmtree(synth)
+        for name in ("train", "val_synth", "val_real"):
+            (out / f"crops_{name}.npz").unlink(missing_ok=True)
     if not (synth / "data.yaml").exists():
         write_dataset(synth, synth_n, seed, synth_val,
                       SceneConfig(width=640, height=640, min_dice=4, max_dice=40))
@@ -394,6 +401,8 @@ def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed
             if real:
                 parts.append(collect(real, real_dir / "labels", None, detector, copies[1],
                                      seed + 1, f"{name} real", jitter))
+            if not parts:  # no real photos given: no real validation set
+                continue
             CropSet.concat(parts).save(path)
         sets[name] = CropSet.load(path)
     # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).

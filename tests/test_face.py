@@ -143,3 +143,20 @@ def test_reads_unseen_rendered_dice(reader):
             assert (reader.read(scene.image, np.array(empty))[0] < 0.5).mean() > 0.9
     assert total > 100
     assert right_value / total > 0.98 and right_color / total > 0.95
+
+
+def test_face_data_drawn_by_an_older_renderer_is_redone(tmp_path):
+    from scanner.face_train import CropSet, prepare
+    from scanner.synth.dataset import renderer_of
+    from scanner.synth.scene import RENDERER
+
+    train, val = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    assert renderer_of(tmp_path / "synth") == RENDERER and len(train) > 0
+    crops = tmp_path / "crops_train.npz"
+    empty = CropSet(*(getattr(train, f)[:0] for f in ("crops", "light", "die", "value",
+                                                     "color")))
+    empty.save(crops)
+    assert len(prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)[0]) == 0  # cached
+    (tmp_path / "synth" / "renderer.txt").write_text("1\n")
+    again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    assert renderer_of(tmp_path / "synth") == RENDERER and len(again) == len(train)
