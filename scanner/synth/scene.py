@@ -251,12 +251,13 @@ def _camera(rng, img, outlines, pad: int):
     if rng.random() < 0.6:
         j = rng.uniform(0, 0.05) * min(h, w)
         dst = frame + rng.uniform(-j, j, (4, 2)).astype(np.float32)
-    else:
-        dst = frame
-    hm = cv2.getPerspectiveTransform(frame + np.float32(pad), dst)
-    img = cv2.warpPerspective(img, hm, (w, h), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT)
-    outlines = [cv2.perspectiveTransform(o[None], hm)[0] for o in outlines]
+        hm = cv2.getPerspectiveTransform(frame + np.float32(pad), dst)
+        img = cv2.warpPerspective(img, hm, (w, h), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REFLECT)
+        outlines = [cv2.perspectiveTransform(o[None], hm)[0] for o in outlines]
+    else:  # straight above: the frame itself, no resampling
+        img = img[pad:pad + h, pad:pad + w]
+        outlines = [o - np.float32(pad) for o in outlines]
     # Light colour and white balance: warm tungsten to cool daylight, plus exposure and gamma.
     warmth = rng.normal(0, 0.12)
     gains = np.array([1 + warmth, 1 + rng.normal(0, 0.04), 1 - warmth], np.float32)
