@@ -338,7 +338,7 @@ def train(train_set: CropSet, val_sets: dict[str, CropSet], name: str, epochs: i
 
 
 def export_onnx(weights: Path, dest: Path) -> Path:
-    """The checkpoint as ONNX (opset 18, dynamic batch): inputs crop (N,3,S,S), light (N,10);
+    """The checkpoint as ONNX (opset 18, dynamic batch): inputs crop (N,3,S,S), light (N,N_LIGHT);
     outputs die (N,), value (N,6), color (N,6)."""
     import torch
 
@@ -385,6 +385,11 @@ def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed
     if not (synth / "data.yaml").exists():
         write_dataset(synth, synth_n, seed, synth_val,
                       SceneConfig(width=640, height=640, min_dice=4, max_dice=40))
+    for cached in out.glob("crops_*.npz"):
+        with np.load(cached) as z:
+            stale = z["light"].shape[1] != N_LIGHT
+        if stale:  # cut for a reader that took other light numbers (scanner.vision.face)
+            cached.unlink()
     fit, held = real_split(real_dir) if real_dir is not None else ([], [])
     sets = {}
     for name, split, real, copies, jitter in (

@@ -3,6 +3,8 @@ and what it reads on rendered dice it has never seen (a seed no training set use
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -90,6 +92,32 @@ def test_missing_or_bad_model_is_an_input_error(tmp_path):
     assert FaceReader.load(tmp_path / "none.onnx") is None
 
 
+def test_the_detector_given_as_the_reader_is_refused_when_loaded():
+    from scanner.vision.detect import DEFAULT_MODEL
+
+    with pytest.raises(InputError) as e:
+        FaceReader(DEFAULT_MODEL)
+    assert e.value.code == "model.unreadable" and e.value.path == "$.face"
+    assert "not a face reader" in e.value.message
+
+
+def test_a_reader_exported_for_other_light_numbers_is_refused_when_loaded(tmp_path):
+    torch = pytest.importorskip("torch")
+    from scanner.face_train import build_model
+
+    model = build_model(n_light=N_LIGHT + 4).eval()
+    path = tmp_path / "other.onnx"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(model, (torch.zeros(1, 3, CROP, CROP),
+                                  torch.full((1, N_LIGHT + 4), 0.8)),
+                          str(path), input_names=["crop", "light"],
+                          output_names=["die", "value", "color"], dynamo=False)
+    with pytest.raises(InputError) as e:
+        FaceReader(path)
+    assert e.value.code == "model.unreadable" and f"(N, {N_LIGHT})" in e.value.message
+
+
 # ---------------------------------------------------------------- the shipped model
 
 
@@ -160,3 +188,16 @@ def test_face_data_drawn_by_an_older_renderer_is_redone(tmp_path):
     (tmp_path / "synth" / "renderer.txt").write_text("1\n")
     again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
     assert renderer_of(tmp_path / "synth") == RENDERER and len(again) == len(train)
+
+
+def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
+    from scanner.face_train import CropSet, prepare
+
+    train, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    assert train.light.shape[1] == N_LIGHT
+    crops = tmp_path / "crops_train.npz"
+    wider = np.hstack([train.light, train.light[:, :4]])
+    CropSet(train.crops, wider, train.die, train.value, train.color).save(crops)
+    again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    assert again.light.shape[1] == N_LIGHT and np.array_equal(again.light, train.light)
+

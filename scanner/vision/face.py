@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scanner.errors import InputError
 from scanner.rules.components import PLAYER_COLORS
 
 DEFAULT_FACE_MODEL = Path(__file__).resolve().parents[2] / "models" / "face.onnx"
@@ -132,7 +133,16 @@ class FaceReader:
         from scanner.vision.runtime import open_session
 
         self.session = open_session(model, threads, "face reader model", "$.face")
-        shape = self.session.get_inputs()[0].shape
+        inputs = {i.name: i.shape for i in self.session.get_inputs()}
+        if set(inputs) != {"crop", "light"} or inputs["light"][1:] != [N_LIGHT]:
+            # Another model (the detector's ONNX given as --face, a reader exported for other
+            # light numbers) would fail inside onnxruntime at the first die: say so up front.
+            raise InputError("model.unreadable",
+                             f"{model} is not a face reader for this version: it takes "
+                             f"{inputs}, not crop (N, 3, {CROP}, {CROP}) and light "
+                             f"(N, {N_LIGHT}); retrain it with `alea train --stage face` or use "
+                             "the shipped models/face.onnx", "$.face")
+        shape = inputs["crop"]
         self.size = int(shape[2]) if isinstance(shape[2], int) else CROP
         self.turns = turns
 
