@@ -8,7 +8,8 @@ alike:
 - the real photos of `photos_a/train` (never `test/`): value labels only, colour unknown (its
   loss is masked), each die cut many times turned and shifted because there are few of them;
 - negatives: what the shipped detector reports at a low threshold that is no die (pip-less cubes,
-  coins, shadows, dice halves at a crop's edge), so the reader learns to reject them.
+  coins, shadows, dice halves at a crop's edge), so the reader learns to reject them, and a few
+  squares of bare surface from each training image.
 
 Positives are cut around both the labelled box (jittered) and the box the detector actually
 gives, so the reader is used to the detector's box errors. Steps are cached: the crop arrays are
@@ -82,11 +83,35 @@ def _jitter(rng: np.random.Generator, box, strong: bool) -> np.ndarray:
                           flip=bool(rng.random() < 0.5))
 
 
+# Bare-surface squares cut as negatives from each training image. The detector rarely proposes
+# plain cloth or wood, so its proposals alone never taught the reader that these are no die: a
+# reader trained without them read P(die) ~0.5 on a plain magenta cloth (tests/test_face.py).
+SURFACE_NEGATIVES = 2
+
+
+def surface_boxes(rng: np.random.Generator, taken: np.ndarray, h: int, w: int,
+                  n: int = SURFACE_NEGATIVES) -> list[np.ndarray]:
+    """Up to `n` die-sized squares (xyxy) with no box of `taken` within half a side."""
+    sides = (taken[:, 2:] - taken[:, :2]).max(1) if len(taken) else np.array([40.0])
+    out: list[np.ndarray] = []
+    for _ in range(25 * n):
+        side = float(rng.choice(sides)) * float(rng.uniform(0.9, 1.1))
+        if len(out) == n or side >= min(h, w):
+            break
+        x, y = rng.uniform(0, w - side), rng.uniform(0, h - side)
+        g = side / 2
+        if not len(taken) or ((taken[:, 0] > x + side + g) | (taken[:, 2] < x - g)
+                              | (taken[:, 1] > y + side + g) | (taken[:, 3] < y - g)).all():
+            out.append(np.array([x, y, x + side, y + side]))
+    return out
+
+
 def crops_from_image(img: np.ndarray, truth: np.ndarray, values: np.ndarray,
                      colors: list[int] | None, found: np.ndarray, rng: np.random.Generator,
                      copies: int = 1, jitter: bool = True) -> CropSet:
     """Positives around each labelled die (its own box and the detector's matching one) and
-    negatives at the detector's boxes that overlap no die, `copies` random cuts of each.
+    negatives at the detector's boxes that overlap no die, `copies` random cuts of each, plus
+    `SURFACE_NEGATIVES` squares of bare surface (`surface_boxes`) when training.
 
     `jitter=False` cuts each once as the runtime will (validation): at the detector's box where
     it found the die, else at the labelled box."""
@@ -110,6 +135,13 @@ def crops_from_image(img: np.ndarray, truth: np.ndarray, values: np.ndarray,
         for _ in range(copies if jitter else 1):
             boxes.append(_jitter(rng, found[j], strong=False) if jitter else
                          crop_transform(found[j]))
+            die.append(0)
+            value.append(-1)
+            color.append(-1)
+    if jitter:
+        taken = np.concatenate([truth.reshape(-1, 4), found.reshape(-1, 4)])
+        for box in surface_boxes(rng, taken, *img.shape[:2]):
+            boxes.append(_jitter(rng, box, strong=False))
             die.append(0)
             value.append(-1)
             color.append(-1)

@@ -201,3 +201,23 @@ def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
     again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
     assert again.light.shape[1] == N_LIGHT and np.array_equal(again.light, train.light)
 
+
+def test_surface_negatives_keep_clear_of_every_die_and_proposal():
+    from scanner.face_train import surface_boxes
+
+    rng = np.random.default_rng(0)
+    taken = np.array([[100, 100, 140, 140], [300, 50, 330, 80], [0, 400, 50, 450]], float)
+    for _ in range(50):
+        boxes = surface_boxes(rng, taken, 480, 640, n=3)
+        assert len(boxes) == 3
+        for b in boxes:
+            side = b[2] - b[0]
+            assert np.isclose(b[3] - b[1], side) and 0.9 * 30 <= side <= 1.1 * 50
+            assert b[0] >= 0 and b[1] >= 0 and b[2] <= 640 and b[3] <= 480
+            g = side / 2
+            assert ((taken[:, 0] > b[2] + g) | (taken[:, 2] < b[0] - g)
+                    | (taken[:, 1] > b[3] + g) | (taken[:, 3] < b[1] - g)).all()
+    # a frame full of dice leaves no bare surface: fewer squares, never an overlapping one
+    full = np.array([[x, y, x + 40, y + 40] for x in range(0, 640, 45) for y in range(0, 480, 45)],
+                    float)
+    assert surface_boxes(rng, full, 480, 640, n=3) == []
