@@ -129,22 +129,20 @@ def crops_from_image(img: np.ndarray, truth: np.ndarray, values: np.ndarray,
             die.append(1)
             value.append(int(values[i]) - 1)
             color.append(colors[i] if colors is not None else -1)
+    negatives = []
     for j in range(len(found)):
         if len(truth) and iou[j].max() >= 0.25:
             continue
-        for _ in range(copies if jitter else 1):
-            boxes.append(_jitter(rng, found[j], strong=False) if jitter else
-                         crop_transform(found[j]))
-            die.append(0)
-            value.append(-1)
-            color.append(-1)
+        negatives += [_jitter(rng, found[j], strong=False) for _ in range(copies)] if jitter \
+            else [crop_transform(found[j])]
     if jitter:
         taken = np.concatenate([truth.reshape(-1, 4), found.reshape(-1, 4)])
-        for box in surface_boxes(rng, taken, *img.shape[:2]):
-            boxes.append(_jitter(rng, box, strong=False))
-            die.append(0)
-            value.append(-1)
-            color.append(-1)
+        negatives += [_jitter(rng, box, strong=False)
+                      for box in surface_boxes(rng, taken, *img.shape[:2])]
+    boxes += negatives
+    die += [0] * len(negatives)
+    value += [-1] * len(negatives)
+    color += [-1] * len(negatives)
     n = len(die)
     crops = face_crops(img, np.zeros((n, 4)), CROP, boxes) if n else \
         np.zeros((0, CROP, CROP, 3), np.uint8)
