@@ -406,9 +406,11 @@ def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed
     from scanner.synth.scene import RENDERER, SceneConfig
 
     synth = out / "synth"
-    if (synth / "data.yaml").exists() and renderer_of(synth) != RENDERER:
-        # Drawn by an older renderer: its scenes and the crops cut from them are redone (the
-        # board frames come from scanner.synth.table, which that change did not touch).
+    if (synth / "data.yaml").exists() and (renderer_of(synth) != RENDERER or _counts(synth)
+                                           != (synth_n, synth_val)):
+        # Drawn by an older renderer, or for another number of scenes: its scenes and the
+        # crops cut from them are redone (the board frames come from scanner.synth.table,
+        # which neither touches).
         shutil.rmtree(synth)
         for name in ("train", "val_synth", "val_real"):
             (out / f"crops_{name}.npz").unlink(missing_ok=True)
@@ -454,6 +456,12 @@ def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed
     if "train_board" in sets:
         train_set = CropSet.concat([train_set, sets.pop("train_board")])
     return train_set, sets
+
+
+def _counts(synth: Path) -> tuple[int, int]:
+    """How many train and validation scenes a rendered set on disk holds."""
+    return tuple(len(images_in(synth / "images" / split)) if (synth / "images" / split).is_dir()
+                 else 0 for split in ("train", "val"))
 
 
 def detector_at_board_scale(detector):

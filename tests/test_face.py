@@ -190,6 +190,18 @@ def test_face_data_drawn_by_an_older_renderer_is_redone(tmp_path):
     assert renderer_of(tmp_path / "synth") == RENDERER and len(again) == len(train)
 
 
+def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
+    from scanner.face_train import prepare
+    from scanner.vision.evaluate import images_in
+
+    two, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    three, _ = prepare(tmp_path, None, synth_n=3, synth_val=1, boards=0)
+    assert len(images_in(tmp_path / "synth" / "images" / "train")) == 3
+    assert len(three) > len(two)
+    # The first two scenes are drawn alike ((seed, index) streams), so their dice come first.
+    assert np.array_equal(three.value[:len(two)], two.value)
+
+
 def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
     from scanner.face_train import CropSet, prepare
 
