@@ -307,7 +307,7 @@ def evaluate(model, data: CropSet, batch: int = 512) -> dict:
             "color_acc": pct(c[known] == data.color[known])}
 
 
-def train(train_set: CropSet, val_sets: dict[str, CropSet], name: str, epochs: int = 12,
+def train(train_set: CropSet, val_sets: dict[str, CropSet], name: str, epochs: int = 10,
           batch: int = 256, lr: float = 3e-3, seed: int = 0, threads: int | None = None,
           log=print) -> Path:
     """Train (or resume runs/face/NAME/last.pt) and return the best checkpoint's path.
@@ -394,7 +394,7 @@ def real_split(real_dir: Path, val_photos: int = 20) -> tuple[list[Path], list[P
     return photos[: len(photos) - val_photos], photos[-val_photos:]
 
 
-def prepare(out: Path, detector, synth_n: int = 2000, synth_val: int = 200, seed: int = 5,
+def prepare(out: Path, detector, synth_n: int = 4000, synth_val: int = 200, seed: int = 5,
             real_dir: Path | None = None, synth_copies: int = 2, real_copies: int = 12,
             boards: int = 400, board_val: int = 40, board_copies: int = 3):
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).

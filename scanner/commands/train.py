@@ -43,10 +43,10 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     face = p.add_argument_group("face reader (scanner.vision.face)")
     face.add_argument("--face-dir", default=str(REPO / "datasets" / "generated" / "face"),
                       help="where its scenes and crops are written")
-    face.add_argument("--face-n", type=int, default=2000, help="rendered 640 px scenes")
+    face.add_argument("--face-n", type=int, default=4000, help="rendered 640 px scenes")
     face.add_argument("--face-val", type=int, default=200, help="rendered validation scenes")
     face.add_argument("--face-seed", type=int, default=5)
-    face.add_argument("--face-epochs", type=int, default=12)
+    face.add_argument("--face-epochs", type=int, default=10)
     face.add_argument("--face-name", default="face", help="run name under runs/face/")
     face.add_argument("--face-out", default=str(REPO / "models" / "face.onnx"))
 
