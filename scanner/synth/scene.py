@@ -19,8 +19,9 @@ from scanner.synth.dice import DieStyle, random_style, render_die
 
 # Bumped whenever a seed's pixels or labels change, so rendered sets on disk that an older
 # renderer drew are known stale (scanner.synth.dataset stamps each set with it). 2: the tilted
-# camera sees the table beyond the frame instead of a mirror image with unlabelled dice.
-RENDERER = 2
+# camera sees the table beyond the frame instead of a mirror image with unlabelled dice. 3: the
+# side faces a tilted camera sees carry their pips (scanner.synth.dice.side_values).
+RENDERER = 3
 
 
 @dataclass
@@ -37,6 +38,9 @@ class SceneConfig:
     distractors: tuple[int, int] = (0, 3)
     blank_cube_share: float = 0.04
     jpeg_share: float = 0.7
+    # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
+    # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
+    light_shift: bool = True
 
 
 @dataclass
@@ -240,7 +244,7 @@ def _margin(h: int, w: int) -> int:
     return int(0.06 * min(h, w)) + 2
 
 
-def _camera(rng, img, outlines, pad: int):
+def _camera(rng, img, outlines, pad: int, light_shift: bool = True):
     """Perspective tilt, light colour, blur, noise; returns uint8 BGR and warped outlines.
 
     `img` is the table with `pad` pixels drawn beyond the frame on each side: a tilted camera
@@ -262,7 +266,9 @@ def _camera(rng, img, outlines, pad: int):
     warmth = rng.normal(0, 0.12)
     gains = np.array([1 + warmth, 1 + rng.normal(0, 0.04), 1 - warmth], np.float32)
     gains *= rng.uniform(0.7, 1.25)
-    img = np.clip(img * gains[None, None, :], 0, 1) ** rng.uniform(0.8, 1.25)
+    gamma = rng.uniform(0.8, 1.25)
+    if light_shift:
+        img = np.clip(img * gains[None, None, :], 0, 1) ** gamma
     # Uneven light: a broad gradient.
     img = img * (1 - rng.uniform(0, 0.3) * _noise(rng, h, w, max(h, w) / 2))[..., None]
     sigma = rng.choice([0, 0, 0.5, 0.8, 1.2])
@@ -325,7 +331,7 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         x0, y0 = _composite(img, rgb, alpha, x, y)
         outlines.append(outline + np.float32([x0, y0]))
 
-    bgr, outlines = _camera(rng, img, outlines, pad)
+    bgr, outlines = _camera(rng, img, outlines, pad, cfg.light_shift)
     if rng.random() < cfg.jpeg_share:
         ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
         bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)
