@@ -1,0 +1,82 @@
+"""What the rendered light costs: the same scenes read under the renderer's random camera light
+and under neutral light.
+
+The synthetic test's colour errors come one photo at a time under strong casts, so the question
+"how far can a better light estimate take us" has a direct measure: render the same seeds with
+`SceneConfig(light_shift=False)` (white balance, exposure and gamma drawn but not applied, every
+other pixel the same) and read both with the shipped pipeline, exactly as `alea eval` does. The
+gap between the two rows bounds what any light estimate could gain; the neutral row's own errors
+are what no light estimate can remove. "right w/o colour" counts an image right when every die is
+found with its value and nothing else is reported, colour aside: the best images right could be
+if colour were perfect.
+
+The scenes use a seed that no training, validation or test set uses (4243 by default).
+
+    python benchmarks/light_ablation.py [--n 300] [--seed 4243]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tqdm import tqdm
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scanner.synth.dataset import ensure_test_set  # noqa: E402
+from scanner.synth.scene import SceneConfig  # noqa: E402
+from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
+from scanner.vision.evaluate import Tally, images_in, read_truth  # noqa: E402
+from scanner.vision.face import DEFAULT_FACE_MODEL  # noqa: E402
+
+
+def read_set(detector: DiceDetector, images: list[Path], root: Path, name: str) -> dict:
+    """`alea eval`'s row for these images, plus images right when colour is not asked."""
+    with_color, without = Tally(name), Tally(name)
+    for path in tqdm(images, desc=name, disable=None):
+        img = load_image(path)
+        h, w = img.shape[:2]
+        boxes, values, colors = read_truth(root / "labels" / "train" / f"{path.stem}.txt",
+                                           root / "colors" / "train" / f"{path.stem}.txt", w, h)
+        dice = detector.detect(img)
+        with_color.add(boxes, values, colors, dice)
+        without.add(boxes, values, None, dice)
+    row = with_color.row()
+    row.pop("median_ms")
+    row["images_right_without_colour"] = without.row()["images_right"]
+    return row
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=300, help="scenes in each set")
+    ap.add_argument("--seed", type=int, default=4243, help="a seed no training or test set uses")
+    ap.add_argument("--face", default=str(DEFAULT_FACE_MODEL))
+    ap.add_argument("--out", default=str(REPO / "datasets" / "generated" / "light_ablation"))
+    args = ap.parse_args()
+    if args.n < 1:
+        ap.error("--n must be at least 1")
+    detector = DiceDetector(reader=args.face)
+    rows = []
+    for name, shift in (("camera light", True), ("neutral light", False)):
+        root = Path(args.out) / ("light" if shift else "neutral")
+        # The test set's shape (scanner.commands.eval): 640 px, 4-40 dice.
+        cfg = SceneConfig(width=640, height=640, min_dice=4, max_dice=40, light_shift=shift)
+        images = images_in(ensure_test_set(root, args.n, args.seed, cfg))
+        images = [p for p in images if p.stem.startswith(f"s{args.seed}_")][: args.n]
+        rows.append(read_set(detector, images, root, name))
+    print(json.dumps(rows, indent=1))
+    print("| light | recall | precision | value | colour | images right | right w/o colour |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['set']} | {r['recall']} | {r['precision']} | {r['value_acc']} | "
+              f"{r['color_acc']} | {r['images_right']} | {r['images_right_without_colour']} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
