@@ -13,14 +13,7 @@ import numpy as np
 import pytest
 
 from scanner.synth.dataset import write_dataset
-from scanner.synth.dice import (
-    GAME_COLORS,
-    OTHER_COLORS,
-    PIP_LAYOUTS,
-    DieStyle,
-    render_die,
-    side_values,
-)
+from scanner.synth.dice import GAME_COLORS, OTHER_COLORS, PIP_LAYOUTS, DieStyle, render_die
 from scanner.synth.scene import SceneConfig, render_scene
 
 REPO = Path(__file__).resolve().parents[1]
@@ -66,47 +59,6 @@ def test_outline_box_hugs_drawn_die(angle):
     drawn = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], float)
     labelled = np.array([*outline.min(0), *outline.max(0)], float)
     assert np.abs(drawn - labelled).max() <= 1.5
-
-
-@pytest.mark.parametrize("top", range(1, 7))
-def test_side_faces_are_those_a_real_die_has_around_its_top(top):
-    for seed in range(20):
-        sides = side_values(top, np.random.default_rng(seed))
-        assert top not in sides and 7 - top not in sides
-        # Opposite side faces sum to seven, so the four are the other four values.
-        assert sides[0] + sides[2] == 7 and sides[1] + sides[3] == 7
-        assert sorted(sides) == sorted(set(range(1, 7)) - {top, 7 - top})
-
-
-@pytest.mark.parametrize("tilt", [(30.0, 0.0), (0.0, -30.0), (-24.0, 24.0)])
-def test_tilted_die_shows_the_pips_of_the_side_faces_it_turns_to_the_camera(tilt):
-    # The die is not rotated, so the tilt's direction in image axes is its direction in face
-    # axes: each face whose outward normal points along the tilt shows its own value's pips,
-    # outside the top face, and no other face shows any.
-    from scanner.synth.dice import _side_pips
-
-    style = DieStyle(**{**_clean_style(3, 0.0).__dict__, "tilt": tilt})
-    half = style.side / 2
-    coords = np.arange(-1.8 * half, 1.8 * half) + 0.5
-    x, y = np.meshgrid(coords, coords)
-    u, v = (x + tilt[0] / 2) / half, (y + tilt[1] / 2) / half  # top face centred at -tilt/2
-    cover = _side_pips(u, v, (tilt[0] / half, tilt[1] / half), style,
-                       np.random.default_rng(4), half)[..., 0]
-    values = side_values(3, np.random.default_rng(4))
-    normals = ((1, 0), (0, 1), (-1, 0), (0, -1))
-    shown = sum(value for (nu, nv), value in zip(normals, values, strict=True)
-                if nu * tilt[0] + nv * tilt[1] > 0)
-    n, _, stats, _ = cv2.connectedComponentsWithStats((cover > 0.5).astype(np.uint8))
-    assert sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 3) == shown
-    assert cover[(np.abs(u) < 0.95) & (np.abs(v) < 0.95)].max() == 0  # none on the top face
-
-
-def test_untilted_die_has_no_side_pips():
-    from scanner.synth.dice import _side_pips
-
-    u, v = np.meshgrid(np.linspace(-1.5, 1.5, 90), np.linspace(-1.5, 1.5, 90))
-    assert _side_pips(u, v, (0.0, 0.0), _clean_style(6, 0.0), np.random.default_rng(0),
-                      40.0).max() == 0
 
 
 def test_scene_is_deterministic_and_labels_valid():

@@ -19,9 +19,8 @@ from scanner.synth.dice import DieStyle, random_style, render_die
 
 # Bumped whenever a seed's pixels or labels change, so rendered sets on disk that an older
 # renderer drew are known stale (scanner.synth.dataset stamps each set with it). 2: the tilted
-# camera sees the table beyond the frame instead of a mirror image with unlabelled dice. 3: the
-# side faces a tilted camera sees carry their pips (scanner.synth.dice.side_values).
-RENDERER = 3
+# camera sees the table beyond the frame instead of a mirror image with unlabelled dice.
+RENDERER = 2
 
 
 @dataclass
