@@ -119,47 +119,6 @@ def _box_sdf(u: np.ndarray, v: np.ndarray, corner: float) -> np.ndarray:
     return outside + inside - corner
 
 
-def side_values(top: int, rng: np.random.Generator) -> tuple[int, int, int, int]:
-    """The four side faces around `top` in turn (+u, +v, -u, -v): opposite faces of a die sum
-    to seven, so a side is never `top` or its opposite, and the side faces pair up likewise."""
-    ring = [k for k in range(1, 7) if k not in (top, 7 - top)]
-    a = int(rng.choice(ring))
-    b = int(rng.choice([k for k in ring if k not in (a, 7 - a)]))
-    return a, b, 7 - a, 7 - b
-
-
-def _side_pips(u: np.ndarray, v: np.ndarray, tilt_uv: tuple[float, float], style: DieStyle,
-               rng: np.random.Generator, px_per_unit: float) -> np.ndarray:
-    """Pip coverage (H, W, 1) of the side faces a tilted camera sees, in top-face coordinates.
-
-    Why: real photos from a slanted webcam show the pips of one or two side faces, and the
-    reader counted them in (a 5 read as 6, a 4 as 6 on the real test split). A side face with
-    outward normal n is the top edge swept along the tilt T: a pixel (a, b) = (1, s) + t·T in
-    the (n, n⊥) frame, so t = (a − 1)/(n·T) is its depth (0 at the top edge, 1 at the base) and
-    (s, 2t − 1) its coordinates on that face, where the usual pip layout is drawn.
-    """
-    out = np.zeros(u.shape, np.float32)
-    tu, tv = tilt_uv
-    values = side_values(style.value, rng)
-    pr = style.pip_radius
-    for (nu, nv), value in zip(((1, 0), (0, 1), (-1, 0), (0, -1)), values, strict=True):
-        depth = nu * tu + nv * tv
-        if depth < 0.05:  # this face points away from the camera, or shows as a sliver
-            continue
-        a, b = nu * u + nv * v, -nv * u + nu * v
-        t = (a - 1.0) / depth
-        sv = b - t * (-nv * tu + nu * tv)
-        w = 2 * t - 1
-        inside = (t >= 0) & (t <= 1) & (np.abs(sv) <= 1)
-        d = np.full(u.shape, 9.0, np.float32)
-        for cx, cy in PIP_LAYOUTS[value]:
-            d = np.minimum(d, np.hypot(sv - cx, w - cy) - pr)
-        # Distance in output pixels across the face's narrow (foreshortened) direction.
-        scale = min(1.0, depth / 2) * px_per_unit
-        out = np.maximum(out, np.clip(0.5 - d * scale, 0, 1) * inside)
-    return out[..., None]
-
-
 def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | None = None):
     """Draw one die on a transparent square patch.
 
@@ -243,14 +202,8 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
     sheen = np.exp(-((u + lx * 0.8) ** 2 + (v + ly * 0.8) ** 2) / 0.6) * 0.12 * style.gloss
     rgb = rgb + (spec + sheen)[..., None]
 
-    # Side face: darker body colour, only where the top face is not, with its own pips.
-    side_shade = 0.35 + 0.25 * max(0.0, -(tx * lx + ty * ly)) / (np.hypot(tx, ty) + 1e-6)
-    side_rgb = albedo * side_shade
-    if not style.blank and steps:
-        tilt_uv = ((c * tx + s * ty) / px_per_unit, (-s * tx + c * ty) / px_per_unit)
-        side_a = _side_pips(u, v, tilt_uv, style, rng, px_per_unit)
-        side_pip = np.array(style.pip, dtype=np.float32) * side_shade * 1.3
-        side_rgb = side_rgb * (1 - side_a) + side_pip * side_a
+    # Side face: darker body colour, only where the top face is not.
+    side_rgb = albedo * (0.35 + 0.25 * max(0.0, -(tx * lx + ty * ly)) / (np.hypot(tx, ty) + 1e-6))
     rgb = rgb * alpha_top[..., None] + side_rgb * (1 - alpha_top[..., None])
 
     if ss > 1:
