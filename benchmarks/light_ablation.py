@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scanner.synth.dataset import ensure_test_set  # noqa: E402
-from scanner.synth.scene import SceneConfig  # noqa: E402
+from scanner.synth.scene import photo_config  # noqa: E402
 from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
 from scanner.vision.evaluate import Tally, images_in, read_truth  # noqa: E402
 from scanner.vision.face import DEFAULT_FACE_MODEL  # noqa: E402
@@ -64,9 +64,8 @@ def main() -> int:
     rows = []
     for name, shift in (("camera light", True), ("neutral light", False)):
         root = Path(args.out) / ("light" if shift else "neutral")
-        # The test set's shape (scanner.commands.eval): 640 px, 4-40 dice.
-        cfg = SceneConfig(width=640, height=640, min_dice=4, max_dice=40, light_shift=shift)
-        images = images_in(ensure_test_set(root, args.n, args.seed, cfg))
+        images = images_in(ensure_test_set(root, args.n, args.seed,
+                                           photo_config(light_shift=shift)))
         images = [p for p in images if p.stem.startswith(f"s{args.seed}_")][: args.n]
         rows.append(read_set(detector, images, root, name))
     print(json.dumps(rows, indent=1))

@@ -403,7 +403,7 @@ def prepare(out: Path, detector, synth_n: int = 4000, synth_val: int = 200, seed
     seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset).
     """
     from scanner.synth.dataset import renderer_of, write_dataset
-    from scanner.synth.scene import RENDERER, SceneConfig
+    from scanner.synth.scene import RENDERER, photo_config
 
     synth = out / "synth"
     if (synth / "data.yaml").exists() and (renderer_of(synth) != RENDERER or _counts(synth)
@@ -415,8 +415,7 @@ def prepare(out: Path, detector, synth_n: int = 4000, synth_val: int = 200, seed
         for name in ("train", "val_synth", "val_real"):
             (out / f"crops_{name}.npz").unlink(missing_ok=True)
     if not (synth / "data.yaml").exists():
-        write_dataset(synth, synth_n, seed, synth_val,
-                      SceneConfig(width=640, height=640, min_dice=4, max_dice=40))
+        write_dataset(synth, synth_n, seed, synth_val, photo_config())
     for cached in out.glob("crops_*.npz"):
         with np.load(cached) as z:
             stale = z["light"].shape[1] != N_LIGHT

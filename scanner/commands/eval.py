@@ -34,7 +34,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
          _arguments)
 def run(args: argparse.Namespace) -> int:
     from scanner.synth.dataset import ensure_test_set
-    from scanner.synth.scene import SceneConfig
+    from scanner.synth.scene import photo_config
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
     from scanner.vision.evaluate import evaluate, format_table
 
@@ -43,9 +43,7 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     synth = Path(args.synth_dir)
     if args.synth_n:
-        # 640 px like the real photos, dice at the table scale (26-56 px), up to 40 a scene.
-        images = ensure_test_set(synth, args.synth_n, args.synth_seed,
-                                 SceneConfig(width=640, height=640, min_dice=4, max_dice=40))
+        images = ensure_test_set(synth, args.synth_n, args.synth_seed, photo_config())
         rows.append(evaluate(detector, images, synth / "labels" / "train",
                              f"synthetic seed {args.synth_seed}", synth / "colors" / "train",
                              limit=args.synth_n).row())

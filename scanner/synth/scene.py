@@ -42,6 +42,13 @@ class SceneConfig:
     light_shift: bool = True
 
 
+def photo_config(**overrides) -> SceneConfig:
+    """The scenes of the synthetic test photos and of the face reader's data: 640 px like the
+    real photos, dice at the table scale (26–56 px), 4–40 a scene. One definition, because the
+    reader is trained, `alea eval` tests and the light ablation measures on the same kind."""
+    return SceneConfig(**{"width": 640, "height": 640, "min_dice": 4, "max_dice": 40, **overrides})
+
+
 @dataclass
 class SceneDie:
     """One drawn die: its value, colour name and box (x0, y0, x1, y1) in image pixels."""
