@@ -13,7 +13,16 @@ import numpy as np
 import pytest
 
 from scanner.synth.dataset import write_dataset
-from scanner.synth.dice import GAME_COLORS, OTHER_COLORS, PIP_LAYOUTS, DieStyle, render_die
+from scanner.synth.dice import (
+    GAME_COLORS,
+    OTHER_COLORS,
+    PIP_CONTRAST,
+    PIP_LAYOUTS,
+    DieStyle,
+    luminance,
+    random_style,
+    render_die,
+)
 from scanner.synth.scene import SceneConfig, render_scene
 
 REPO = Path(__file__).resolve().parents[1]
@@ -42,6 +51,21 @@ def test_pips_drawn_match_label(value, angle, color):
     style = _clean_style(value, angle, color)
     rgb, alpha, _ = render_die(style, np.random.default_rng(0))
     assert count_pips(rgb, alpha, style.pip) == value
+
+
+def test_random_dice_pips_always_stand_out_from_the_body():
+    # Renderer 2 drew white dice with white pips and yellow ones with gold: labels unreadable.
+    rng = np.random.default_rng(3)
+    styles = [random_style(rng, 3, 40.0) for _ in range(4000)]
+    # the pip's own jitter (sigma 0.03 a channel) may eat a little of the margin, no more
+    gaps = [abs(luminance(s.pip) - luminance(s.body)) for s in styles]
+    assert min(gaps) >= PIP_CONTRAST - 0.1
+    assert np.mean(np.array(gaps) < PIP_CONTRAST - 0.05) < 0.002
+    # and the palette still has both kinds of pips on bright dice, and gold and red ones
+    bright = [s for s in styles if luminance(s.body) >= 0.55]
+    assert any(luminance(s.pip) > 0.8 for s in bright)
+    assert any(luminance(s.pip) < 0.2 for s in bright)
+    assert any(s.pip[2] < 0.4 < s.pip[1] for s in styles)  # gold
 
 
 def test_pip_layouts_are_standard():
