@@ -6,9 +6,9 @@ The synthetic test's colour errors come one photo at a time under strong casts, 
 `SceneConfig(light_shift=False)` (white balance, exposure and gamma drawn but not applied, every
 other pixel the same) and read both with the shipped pipeline, exactly as `alea eval` does. The
 gap between the two rows bounds what any light estimate could gain; the neutral row's own errors
-are what no light estimate can remove. "right w/o colour" counts an image right when every die is
-found with its value and nothing else is reported, colour aside: the best images right could be
-if colour were perfect.
+are what no light estimate can remove. "right w/o colour" (the row's `right_but_colour`) counts
+an image right when every die is found with its value and nothing else is reported, colour
+aside: the best images right could be if colour were perfect.
 
 The scenes use a seed that no training, validation or test set uses (4243 by default).
 
@@ -22,33 +22,14 @@ import json
 import sys
 from pathlib import Path
 
-from tqdm import tqdm
-
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scanner.synth.dataset import ensure_test_set  # noqa: E402
 from scanner.synth.scene import photo_config  # noqa: E402
-from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
-from scanner.vision.evaluate import Tally, images_in, read_truth  # noqa: E402
+from scanner.vision.detect import DiceDetector  # noqa: E402
+from scanner.vision.evaluate import evaluate  # noqa: E402
 from scanner.vision.face import DEFAULT_FACE_MODEL  # noqa: E402
-
-
-def read_set(detector: DiceDetector, images: list[Path], root: Path, name: str) -> dict:
-    """`alea eval`'s row for these images, plus images right when colour is not asked."""
-    with_color, without = Tally(name), Tally(name)
-    for path in tqdm(images, desc=name, disable=None):
-        img = load_image(path)
-        h, w = img.shape[:2]
-        boxes, values, colors = read_truth(root / "labels" / "train" / f"{path.stem}.txt",
-                                           root / "colors" / "train" / f"{path.stem}.txt", w, h)
-        dice = detector.detect(img)
-        with_color.add(boxes, values, colors, dice)
-        without.add(boxes, values, None, dice)
-    row = with_color.row()
-    row.pop("median_ms")
-    row["images_right_without_colour"] = without.row()["images_right"]
-    return row
 
 
 def main() -> int:
@@ -64,16 +45,18 @@ def main() -> int:
     rows = []
     for name, shift in (("camera light", True), ("neutral light", False)):
         root = Path(args.out) / ("light" if shift else "neutral")
-        images = images_in(ensure_test_set(root, args.n, args.seed,
-                                           photo_config(light_shift=shift)))
-        images = [p for p in images if p.stem.startswith(f"s{args.seed}_")][: args.n]
-        rows.append(read_set(detector, images, root, name))
+        # read exactly as `alea eval` reads its synthetic test set
+        images = ensure_test_set(root, args.n, args.seed, photo_config(light_shift=shift))
+        row = evaluate(detector, images, root / "labels" / "train", name, root / "colors" / "train",
+                       limit=args.n).row()
+        row.pop("median_ms")
+        rows.append(row)
     print(json.dumps(rows, indent=1))
     print("| light | recall | precision | value | colour | images right | right w/o colour |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['set']} | {r['recall']} | {r['precision']} | {r['value_acc']} | "
-              f"{r['color_acc']} | {r['images_right']} | {r['images_right_without_colour']} |")
+              f"{r['color_acc']} | {r['images_right']} | {r['right_but_colour']} |")
     return 0
 
 

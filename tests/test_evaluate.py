@@ -46,6 +46,28 @@ def test_tally(tmp_path):
     assert "recall" in format_table([row]).splitlines()[0]
 
 
+def test_an_image_wrong_only_in_colour_is_right_but_colour():
+    from scanner.vision.evaluate import Tally
+
+    boxes = np.array([[10, 10, 30, 30], [100, 50, 140, 90]], float)
+    truth_values, truth_colors = np.array([3, 6]), ["blue", None]
+    t = Tally("t")
+    # every die found with its value, one colour wrong
+    t.add(boxes, truth_values, truth_colors,
+          Dice(boxes, np.array([3, 6]), np.array([0.9, 0.9]), ["blue", "grey"]))
+    # all right
+    t.add(boxes, truth_values, truth_colors,
+          Dice(boxes, np.array([3, 6]), np.array([0.9, 0.9]), ["blue", None]))
+    # a value wrong: wrong either way
+    t.add(boxes, truth_values, truth_colors,
+          Dice(boxes, np.array([3, 5]), np.array([0.9, 0.9]), ["blue", None]))
+    # one die missed: wrong either way
+    t.add(boxes, truth_values, truth_colors,
+          Dice(boxes[:1], np.array([3]), np.array([0.9]), ["blue"]))
+    row = t.row()
+    assert row["images_right"] == 25.0 and row["right_but_colour"] == 50.0
+
+
 def test_eval_command_prints_rows(tmp_path):
     import json
     import shutil

@@ -3,8 +3,10 @@
 A prediction matches a labelled die when their boxes overlap with IoU >= 0.5 (greedy, best IoU
 first, one-to-one). Value and colour accuracy are over matched dice; an image is "fully right"
 when every die is found with the right value (and colour, where colours are labelled) and
-nothing else is reported. Labels are YOLO files (class = value - 1); synthetic datasets add
-colors/ sidecars, where a colour outside the five players' means the right answer is null.
+nothing else is reported; "right but colour" drops the colour condition, which says how many
+images colour alone keeps from being right. Labels are YOLO files (class = value - 1);
+synthetic datasets add colors/ sidecars, where a colour outside the five players' means the
+right answer is null.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ class Tally:
     color_total: int = 0
     color_ok: int = 0
     images_right: int = 0
+    values_right: int = 0  # images right if colour were not asked
     ms: list[float] = field(default_factory=list)
 
     def add(self, boxes: np.ndarray, values: np.ndarray, colors: list | None, dice) -> None:
@@ -41,17 +44,18 @@ class Tally:
         self.truth += len(values)
         self.predicted += len(dice)
         self.matched += len(pairs)
-        ok_all = len(pairs) == len(values) == len(dice)
+        values_ok = colors_ok = len(pairs) == len(values) == len(dice)
         for i, j in pairs:
             v_ok = int(dice.value[j]) == int(values[i])
             self.value_ok += v_ok
-            ok_all &= v_ok
+            values_ok &= v_ok
             if colors is not None:
                 c_ok = dice.color[j] == colors[i]
                 self.color_total += 1
                 self.color_ok += c_ok
-                ok_all &= c_ok
-        self.images_right += bool(ok_all)
+                colors_ok &= c_ok
+        self.values_right += bool(values_ok)
+        self.images_right += bool(values_ok and colors_ok)
 
     def row(self) -> dict:
         def pct(a: int, b: int) -> float | None:
@@ -64,6 +68,7 @@ class Tally:
             "value_acc": pct(self.value_ok, self.matched),
             "color_acc": pct(self.color_ok, self.color_total),
             "images_right": pct(self.images_right, self.images),
+            "right_but_colour": pct(self.values_right, self.images),
             "median_ms": round(float(np.median(self.ms)), 1) if self.ms else None,
         }
 
@@ -134,7 +139,7 @@ def evaluate(detector, images_dir: Path, labels_dir: Path, name: str,
 def format_table(rows: list[dict]) -> str:
     """A fixed-width text table, one row per test set (the MODEL_CARD's table)."""
     cols = ["set", "images", "dice", "recall", "precision", "value_acc", "color_acc",
-            "images_right", "median_ms"]
+            "images_right", "right_but_colour", "median_ms"]
     text = [[c for c in cols]] + [["-" if r[c] is None else str(r[c]) for c in cols]
                                   for r in rows]
     widths = [max(len(t[i]) for t in text) for i in range(len(cols))]
