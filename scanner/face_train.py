@@ -409,10 +409,13 @@ def prepare(out: Path, detector, synth_n: int = 4000, synth_val: int = 200, seed
     if (synth / "data.yaml").exists() and (renderer_of(synth) != RENDERER or _counts(synth)
                                            != (synth_n, synth_val)):
         # Drawn by an older renderer, or for another number of scenes: its scenes and the
-        # crops cut from them are redone (the board frames come from scanner.synth.table,
-        # which neither touches).
+        # crops cut from them are redone, and after a new renderer the board frames' crops
+        # too (scanner.synth.table draws its dice with the same code).
+        names = ["train", "val_synth", "val_real"]
+        if renderer_of(synth) != RENDERER:
+            names += ["train_board", "val_board"]
         shutil.rmtree(synth)
-        for name in ("train", "val_synth", "val_real"):
+        for name in names:
             (out / f"crops_{name}.npz").unlink(missing_ok=True)
     if not (synth / "data.yaml").exists():
         write_dataset(synth, synth_n, seed, synth_val, photo_config())

@@ -178,25 +178,32 @@ def test_face_data_drawn_by_an_older_renderer_is_redone(tmp_path):
     from scanner.synth.dataset import renderer_of
     from scanner.synth.scene import RENDERER
 
-    train, val = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    train, val = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     assert renderer_of(tmp_path / "synth") == RENDERER and len(train) > 0
     crops = tmp_path / "crops_train.npz"
     empty = CropSet(*(getattr(train, f)[:0] for f in ("crops", "light", "die", "value",
                                                      "color")))
     empty.save(crops)
-    assert len(prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)[0]) == 0  # cached
+    board = tmp_path / "crops_val_board.npz"  # the table's dice are drawn by the same code
+    empty.save(board)
+    cached, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
+    assert len(cached) == 0
     (tmp_path / "synth" / "renderer.txt").write_text("1\n")
-    again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    again, sets = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     assert renderer_of(tmp_path / "synth") == RENDERER and len(again) == len(train)
+    assert not board.exists() and "val_board" not in sets
 
 
 def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
     from scanner.face_train import prepare
     from scanner.vision.evaluate import images_in
 
-    two, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
-    three, _ = prepare(tmp_path, None, synth_n=3, synth_val=1, boards=0)
+    two, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
+    board = tmp_path / "crops_val_board.npz"
+    two.save(board)
+    three, sets = prepare(tmp_path, None, synth_n=3, synth_val=1, boards=0, board_val=0)
     assert len(images_in(tmp_path / "synth" / "images" / "train")) == 3
+    assert board.exists() and len(sets["val_board"]) == len(two)  # same renderer: kept
     assert len(three) > len(two)
     # The first two scenes are drawn alike ((seed, index) streams), so their dice come first.
     assert np.array_equal(three.value[:len(two)], two.value)
@@ -205,12 +212,12 @@ def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
 def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
     from scanner.face_train import CropSet, prepare
 
-    train, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    train, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     assert train.light.shape[1] == N_LIGHT
     crops = tmp_path / "crops_train.npz"
     wider = np.hstack([train.light, train.light[:, :4]])
     CropSet(train.crops, wider, train.die, train.value, train.color).save(crops)
-    again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0)
+    again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     assert again.light.shape[1] == N_LIGHT and np.array_equal(again.light, train.light)
 
 

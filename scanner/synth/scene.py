@@ -20,8 +20,10 @@ from scanner.synth.dice import DieStyle, random_style, render_die
 # Bumped whenever a seed's pixels or labels change, so rendered sets on disk that an older
 # renderer drew are known stale (scanner.synth.dataset stamps each set with it). 2: the tilted
 # camera sees the table beyond the frame instead of a mirror image with unlabelled dice. 3: pips
-# always stand out from the body (scanner.synth.dice.PIP_CONTRAST); same dice, boxes and labels.
-RENDERER = 3
+# always stand out from the body (scanner.synth.dice.PIP_CONTRAST). 4: the game's dice wear one
+# pip colour per colour (scanner.synth.dice.game_pip), as the table draws them. 3 and 4 keep
+# every seed's dice, boxes and labels; only pips change.
+RENDERER = 4
 
 
 @dataclass

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from scanner.rules.state import BoardState
-from scanner.synth.dice import GAME_COLORS, DieStyle, render_die
+from scanner.synth.dice import GAME_COLORS, DieStyle, game_pip, render_die
 from scanner.synth.scene import _composite, _noise, _wood
 from scanner.vision.layout import Layout, default_layout
 from scanner.vision.sheet import board_to_pixels, render_sheet
@@ -259,8 +259,7 @@ def _die_style(player: str, value: int, side: float, tilt, light, yaw, rng) -> D
     body = np.clip(
         np.array(GAME_COLORS[player]) * rng.uniform(0.9, 1.08) + rng.normal(0, 0.015, 3), 0, 1
     )
-    lum = float(body @ (0.3, 0.59, 0.11))
-    pip = (0.95, 0.95, 0.93) if lum < 0.55 else (0.05, 0.05, 0.06)
+    pip = game_pip(player)
     return DieStyle(
         value=value,
         color=player,
