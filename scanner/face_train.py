@@ -406,13 +406,14 @@ def prepare(out: Path, detector, synth_n: int = 4000, synth_val: int = 200, seed
     from scanner.synth.scene import RENDERER, photo_config
 
     synth = out / "synth"
-    if (synth / "data.yaml").exists() and (renderer_of(synth) != RENDERER or _counts(synth)
+    new_renderer = renderer_of(synth) != RENDERER
+    if (synth / "data.yaml").exists() and (new_renderer or _counts(synth)
                                            != (synth_n, synth_val)):
         # Drawn by an older renderer, or for another number of scenes: its scenes and the
         # crops cut from them are redone, and after a new renderer the board frames' crops
         # too (scanner.synth.table draws its dice with the same code).
         names = ["train", "val_synth", "val_real"]
-        if renderer_of(synth) != RENDERER:
+        if new_renderer:
             names += ["train_board", "val_board"]
         shutil.rmtree(synth)
         for name in names:

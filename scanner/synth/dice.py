@@ -100,8 +100,8 @@ def game_pip(color: str) -> tuple[float, float, float]:
     A set of dice is made with one pip colour, so each game colour has one, decided on its
     nominal body and not on a die's brightness jitter. Both renderers draw the game's dice with
     it (photos here, the table in scanner.synth.table). Renderer 3 and before gave the brightest
-    13 % of the photos' grey dice black pips, a grey die the table never shows; they were
-    20 of the 53 colour errors on the test set, read as white or ivory. The real dice's pips are
+    13 % of the photos' grey dice black pips, a grey die the table never shows; read as no
+    player's colour, they were 20 of the 53 colour errors on its test set. The real dice's pips are
     not measured: if the game's grey dice wear black pips, this is the one place to say so."""
     return _WHITE_PIP if luminance(GAME_COLORS[color]) < 0.55 else _BLACK_PIP
 
