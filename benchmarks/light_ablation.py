@@ -6,7 +6,7 @@ The synthetic test's colour errors come one photo at a time under strong casts, 
 `SceneConfig(light_shift=False)` (white balance, exposure and gamma drawn but not applied, every
 other pixel the same) and read both with the shipped pipeline, exactly as `alea eval` does. The
 gap between the two rows bounds what any light estimate could gain; the neutral row's own errors
-are what no light estimate can remove. "right w/o colour" (the row's `right_but_colour`) counts
+are what no light estimate can remove. "right but colour" (the row's `right_but_colour`) counts
 an image right when every die is found with its value and nothing else is reported, colour
 aside: the best images right could be if colour were perfect.
 
@@ -52,7 +52,7 @@ def main() -> int:
         row.pop("median_ms")
         rows.append(row)
     print(json.dumps(rows, indent=1))
-    print("| light | recall | precision | value | colour | images right | right w/o colour |")
+    print("| light | recall | precision | value | colour | images right | right but colour |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['set']} | {r['recall']} | {r['precision']} | {r['value_acc']} | "

@@ -34,6 +34,7 @@ from scanner.vision.evaluate import images_in, iou_matrix, read_truth
 from scanner.vision.face import (
     COLOR_CLASSES,
     CROP,
+    DICE_LIGHT,
     N_LIGHT,
     crop_transform,
     face_crops,
@@ -115,7 +116,8 @@ def crops_from_image(img: np.ndarray, truth: np.ndarray, values: np.ndarray,
 
     `jitter=False` cuts each once as the runtime will (validation): at the detector's box where
     it found the die, else at the labelled box."""
-    light = scene_light(img)
+    # The light as the runtime reads it: the frame and every proposed box cut at rest.
+    light = scene_light(img, face_crops(img, found) if len(found) else None)
     boxes, die, value, color = [], [], [], []
     iou = iou_matrix(found, truth) if len(found) and len(truth) else \
         np.zeros((len(found), len(truth)))
@@ -227,8 +229,9 @@ def build_model(width: tuple[int, int, int, int] = (16, 32, 64, 128), n_light: i
             self.color = nn.Linear(128, len(COLOR_CLASSES))
 
         def logits(self, crop, light):
-            # The crop as seen and divided by the scene's light colour: the network weighs both.
-            gain = light[:, :3] / light[:, :3].mean(1, keepdim=True)
+            # The crop as seen and divided by the light's colour as the scene's dice show it
+            # (scanner.vision.face.dice_light): the network weighs both.
+            gain = light[:, DICE_LIGHT] / light[:, DICE_LIGHT].mean(1, keepdim=True)
             corrected = (crop / gain[:, :, None, None]).clamp(0, 2)
             f = self.features(torch.cat([crop, corrected], 1))
             h = self.head(torch.cat([f, light], 1))

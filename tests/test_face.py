@@ -15,6 +15,7 @@ from scanner.vision.face import (
 from scanner.vision.face import (
     CROP,
     DEFAULT_FACE_MODEL,
+    DICE_LIGHT,
     MARGIN,
     N_LIGHT,
     FaceReader,
@@ -70,6 +71,26 @@ def test_light_estimates_follow_the_light_colour():
     light = scene_light(img)
     assert light.shape == (N_LIGHT,) and light.dtype == np.float32
     assert light[6] > light[4] and light[9] > light[7]  # grey-world and brightest: red above
+    # Without dice to look at, the frame's own estimates stand in for the dice's.
+    assert np.allclose(light[DICE_LIGHT], light[:3])
+
+
+def test_the_dice_light_sees_past_a_coloured_cloth():
+    """Neutral light on a cyan cloth: the frame-wide estimate calls the light cyan, the dice
+    (white, grey and red ones with white pips) call it neutral."""
+    img = np.zeros((200, 200, 3), np.uint8)
+    img[:] = (200, 190, 90)  # BGR: a cyan cloth
+    boxes = []
+    for k, body in enumerate([(235, 235, 235), (128, 128, 128), (40, 40, 200), (200, 80, 40)]):
+        x = 20 + 45 * k
+        img[60:100, x:x + 40] = body
+        img[76:84, x + 16:x + 24] = 255  # a white pip
+        boxes.append([x, 60, x + 40, 100])
+    light = scene_light(img, face_crops(img, np.array(boxes, float)))
+    frame, grey_world, dice = light[:3], light[4:7], light[DICE_LIGHT]
+    # Blue over red: the cloth's colour taken for the light's (measured 1.36 and 1.92).
+    assert frame[0] / frame[2] > 1.25 and grey_world[0] / grey_world[2] > 1.5
+    assert 0.9 < dice[0] / dice[2] < 1.1 and 0.9 < dice[1] / dice[2] < 1.1
 
 
 def test_color_names():

@@ -10,9 +10,9 @@ decides.
 
 The reader is a small CNN (ONNX, onnxruntime only) over a `CROP`×`CROP` square around each box
 (side `MARGIN`× the box's longer side, so the whole top face and a little of its surroundings
-show whatever the die's size), plus ten numbers about the scene's light (`scene_light`). Grey,
-brown and yellow drift into each other under warm light; the network sees both the crop and the
-light it was taken under, and divides one by the other itself (the division is in the graph).
+show whatever the die's size), plus sixteen numbers about the scene's light (`scene_light`).
+Grey, brown and yellow drift into each other under warm light; the network sees both the crop and
+the light it was taken under, and divides one by the other itself (the division is in the graph).
 
 Output per die: P(die), six value probabilities, six colour probabilities (the five player
 colours, then `other`). Trained by scanner.face_train on rendered dice and real photo dice.
@@ -32,7 +32,8 @@ from scanner.rules.components import PLAYER_COLORS
 DEFAULT_FACE_MODEL = Path(__file__).resolve().parents[2] / "models" / "face.onnx"
 CROP = 40
 MARGIN = 1.25
-N_LIGHT = 10  # len(scene_light(...))
+N_LIGHT = 16  # len(scene_light(...))
+DICE_LIGHT = slice(10, 13)  # where scene_light keeps the dice's shades-of-grey illuminant
 # The colour head's classes: the five player colours, then any other colour (null in JSON).
 COLOR_CLASSES: tuple[str, ...] = (*PLAYER_COLORS, "other")
 
@@ -105,19 +106,41 @@ def white_level(small: np.ndarray) -> float:
     return float(np.quantile(lum, 0.98)) + 1e-3
 
 
-def scene_light(img: np.ndarray) -> np.ndarray:
-    """The reader's ten numbers about the scene's light (BGR, 0..1): the shades-of-grey
-    illuminant, the whites' lightness, the grey-world mean and the brightest percentile, all
-    over one 64×64 thumbnail (resizing the frame is the costly part, so it is done once).
+def dice_light(crops: np.ndarray) -> np.ndarray:
+    """Shades-of-grey illuminant and mean colour (BGR, 0..1) over the middles of all the dice
+    proposed in a scene (`face_crops` at rest), six numbers.
 
-    Three estimates of the light because each fails somewhere: grey-world on a coloured cloth,
-    shades-of-grey on a scene without whites, the brightest pixels under a glint; the network
-    learns which to believe from the renders' random light and white balance.
+    Why the dice and not only the whole frame: the surface under them is often a coloured cloth
+    or a tinted print, and a frame-wide estimate takes its colour for the light's. The dice are
+    many small objects of many colours with white pips and glints, a far better grey world. On
+    the 200 rendered validation scenes, this estimate followed the light's true warmth
+    (log red/blue gain) with correlation 0.84, against 0.54 for the frame-wide shades-of-grey,
+    and its green tint with 0.63 against 0.23; three of the eight scenes whose colours the
+    reader got wrong had a frame-wide estimate of the wrong sign.
+    """
+    middle = slice(crops.shape[1] // 4, crops.shape[1] - crops.shape[1] // 4)  # the top face
+    x = crops[:, middle, middle].reshape(-1, 3).astype(np.float64) / 255.0
+    return np.array([*np.power(np.mean(np.power(x, 6), axis=0), 1 / 6) + 1e-6, *x.mean(0)])
+
+
+def scene_light(img: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
+    """The reader's sixteen numbers about the scene's light (BGR, 0..1): over one 64×64
+    thumbnail (resizing the frame is the costly part, so it is done once) the shades-of-grey
+    illuminant, the whites' lightness, the grey-world mean and the brightest percentile; then
+    `dice_light` over `crops`, the scene's proposed dice cut at rest (without any, the frame's
+    illuminant and mean stand in).
+
+    Several estimates of the light because each fails somewhere: grey-world on a coloured
+    cloth, shades-of-grey on a scene without whites, the brightest pixels under a glint, the
+    dice when there are few or they are all of one colour; the network learns which to believe
+    from the renders' random light and white balance.
     """
     small = cv2.resize(img, (64, 64), interpolation=cv2.INTER_AREA)
     x = small.reshape(-1, 3).astype(np.float32) / 255.0
-    return np.array([*illuminant(small), white_level(small), *x.mean(0),
-                     *np.quantile(x, 0.99, axis=0)], np.float32)
+    sog, mean = illuminant(small), x.mean(0)
+    dice = dice_light(crops) if crops is not None and len(crops) else [*sog, *mean]
+    return np.array([*sog, white_level(small), *mean, *np.quantile(x, 0.99, axis=0), *dice],
+                    np.float32)
 
 
 def to_blob(crops: np.ndarray) -> np.ndarray:
@@ -157,8 +180,9 @@ class FaceReader:
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
         if not len(boxes):
             return np.zeros(0), np.zeros((0, 6)), np.zeros((0, len(COLOR_CLASSES)))
-        light = scene_light(img) if light is None else light
-        blob = to_blob(face_crops(img, boxes, self.size))
+        crops = face_crops(img, boxes, self.size)
+        light = scene_light(img, crops) if light is None else light
+        blob = to_blob(crops)
         # `turns` > 1 also reads the crop turned by quarter turns (exact, no resampling) and
         # averages: a die reads the same any way up, the network's small mistakes do not.
         n = len(boxes)
