@@ -92,8 +92,14 @@ def face_crops(img: np.ndarray, boxes: np.ndarray, size: int = CROP,
 def illuminant(small: np.ndarray) -> np.ndarray:
     """Shades-of-grey estimate of the light (BGR, 0..1; Minkowski p = 6) over a thumbnail of the
     scene: its colour and its brightness."""
-    x = small.reshape(-1, 3).astype(np.float64) / 255.0
-    return np.power(np.mean(np.power(x, 6), axis=0), 1 / 6) + 1e-6
+    return _shades_of_grey(small.reshape(-1, 3).astype(np.float64) / 255.0)
+
+
+def _shades_of_grey(x: np.ndarray) -> np.ndarray:
+    """Minkowski p = 6 mean per channel of (N, 3) values in 0..1 (x⁶ by multiplying: np.power
+    made the dice's estimate cost 2 ms a frame)."""
+    x2 = x * x
+    return np.power(np.mean(x2 * x2 * x2, axis=0), 1 / 6) + 1e-6
 
 
 def white_level(small: np.ndarray) -> float:
@@ -120,7 +126,7 @@ def dice_light(crops: np.ndarray) -> np.ndarray:
     """
     middle = slice(crops.shape[1] // 4, crops.shape[1] - crops.shape[1] // 4)  # the top face
     x = crops[:, middle, middle].reshape(-1, 3).astype(np.float64) / 255.0
-    return np.array([*np.power(np.mean(np.power(x, 6), axis=0), 1 / 6) + 1e-6, *x.mean(0)])
+    return np.array([*_shades_of_grey(x), *x.mean(0)])
 
 
 def scene_light(img: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
