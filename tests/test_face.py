@@ -242,6 +242,24 @@ def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
     assert again.light.shape[1] == N_LIGHT and np.array_equal(again.light, train.light)
 
 
+def test_training_rows_carry_the_light_the_runtime_reads_off_the_proposals():
+    """Every crop of a training image is given the light read off *the detector's proposals*,
+    cut at rest as FaceReader.read cuts them, not off the labelled boxes it is cut around."""
+    from scanner.face_train import crops_from_image
+    from scanner.synth.scene import SceneConfig, render_scene
+
+    scene = render_scene((4242, 0), SceneConfig(width=320, height=320, min_dice=6, max_dice=6))
+    truth = np.array([d.box for d in scene.dice], float)
+    values = np.array([d.value for d in scene.dice])
+    found = truth[:3] + 2.0  # the detector found three of the six, a little off
+    rows = crops_from_image(scene.image, truth, values, None, found,
+                            np.random.default_rng(0), jitter=False)
+    expected = scene_light(scene.image, face_crops(scene.image, found))
+    assert len(rows) == len(truth) and np.allclose(rows.light, expected[None])
+    # ... which differs from the light of the labelled boxes, so the choice is pinned here.
+    assert not np.allclose(expected, scene_light(scene.image, face_crops(scene.image, truth)))
+
+
 def test_surface_negatives_keep_clear_of_every_die_and_proposal():
     from scanner.face_train import surface_boxes
 

@@ -121,8 +121,8 @@ def dice_light(crops: np.ndarray) -> np.ndarray:
     many small objects of many colours with white pips and glints, a far better grey world. On
     the 200 rendered validation scenes, this estimate followed the light's true warmth
     (log red/blue gain) with correlation 0.84, against 0.54 for the frame-wide shades-of-grey,
-    and its green tint with 0.63 against 0.23; three of the eight scenes whose colours the
-    reader got wrong had a frame-wide estimate of the wrong sign.
+    and its green tint with 0.63 against 0.23; in two of the eight scenes whose colours the
+    reader got wrong, the frame-wide estimate called a cool light warm.
     """
     middle = slice(crops.shape[1] // 4, crops.shape[1] - crops.shape[1] // 4)  # the top face
     x = crops[:, middle, middle].reshape(-1, 3).astype(np.float64) / 255.0
@@ -182,7 +182,11 @@ class FaceReader:
         return cls(path, threads, turns) if Path(path).is_file() else None
 
     def read(self, img: np.ndarray, boxes: np.ndarray, light: np.ndarray | None = None):
-        """(P(die) (N,), value probabilities (N, 6), colour probabilities (N, 6))."""
+        """(P(die) (N,), value probabilities (N, 6), colour probabilities (N, 6)).
+
+        `boxes` should be every box the detector proposed in `img`, as in training: unless
+        `light` is given, the light is read off all of them (`scene_light`).
+        """
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
         if not len(boxes):
             return np.zeros(0), np.zeros((0, 6)), np.zeros((0, len(COLOR_CLASSES)))
