@@ -47,6 +47,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     face.add_argument("--face-val", type=int, default=200, help="rendered validation scenes")
     face.add_argument("--face-seed", type=int, default=5)
     face.add_argument("--face-epochs", type=int, default=10)
+    face.add_argument("--face-train-seed", type=int, default=0,
+                      help="the reader's weight and batch-order seed (its data keep --face-seed)")
     face.add_argument("--face-name", default="face", help="run name under runs/face/")
     face.add_argument("--face-out", default=str(REPO / "models" / "face.onnx"))
 
@@ -80,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         train_set, val_sets = face_train.prepare(Path(args.face_dir), detector, args.face_n,
                                                  args.face_val, args.face_seed, real)
         best = face_train.train(train_set, val_sets, args.face_name, args.face_epochs,
+                                seed=args.face_train_seed,
                                 log=lambda row: print(row, file=sys.stderr, flush=True))
         out = face_train.export_onnx(best, Path(args.face_out))
         result.update(face_weights=str(best), face_onnx=str(out))
