@@ -10,15 +10,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def alea(*args: str, stdin: str | None = None):
-    """Returns (exit code, parsed stdout or raw text, stderr)."""
+def alea(*args: str, stdin: str | None = None, timeout: float = 120):
+    """Returns (exit code, parsed stdout or raw text, stderr). `timeout` only guards against a
+    hang; it is no speed target (those are benchmarks)."""
     proc = subprocess.run(
         [sys.executable, "-m", "scanner", *args],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=ROOT,
-        timeout=120,
+        timeout=timeout,
     )
     try:
         out = json.loads(proc.stdout)
