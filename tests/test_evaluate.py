@@ -88,3 +88,35 @@ def test_eval_command_prints_rows(tmp_path):
     assert [r["images"] for r in rows] == [2, 2]
     assert rows[0]["color_acc"] is not None and rows[1]["color_acc"] is None
     assert all(0 <= r["recall"] <= 100 for r in rows)
+
+
+def test_dice_take_keeps_the_chosen_dice_in_order():
+    d = Dice(np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], float),
+             np.array([1, 2, 3]), np.array([0.5, 0.6, 0.7]), ["brown", None, "blue"])
+    t = d.take([2, 0])
+    assert t.value.tolist() == [3, 1] and t.color == ["blue", "brown"]
+    assert t.xyxy[0].tolist() == [40, 0, 50, 10] and t.confidence.tolist() == [0.7, 0.5]
+    assert d.take(np.array([False, True, False])).value.tolist() == [2]
+    assert len(d.take([])) == 0 and len(Dice.empty().take([])) == 0
+
+
+def test_dice_the_frame_cuts_are_set_aside_with_the_boxes_over_them():
+    # benchmarks/frame_edge.py: a die mostly out of the frame need not be found, and whatever
+    # is reported over it is neither right nor false; every other die is scored as before.
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from frame_edge import set_aside
+
+    truth = np.array([[0, 0, 12, 40], [100, 100, 140, 140], [200, 0, 240, 15]], float)
+    keep = np.array([False, True, False])
+    found = np.array([[0, 0, 12, 40],          # matched to the first cut die: goes with it
+                      [101, 100, 140, 141],    # the whole die: kept
+                      [205, 0, 225, 25],       # not matched, but mostly over the third: goes
+                      [300, 300, 340, 340]], float)  # a false box elsewhere: kept
+    ti, dj = set_aside(truth, found, keep)
+    assert ti.tolist() == [1] and dj == [1, 3]
+    # nothing set aside: nothing changes
+    ti, dj = set_aside(truth, found, np.ones(3, bool))
+    assert ti.tolist() == [0, 1, 2] and dj == [0, 1, 2, 3]

@@ -116,6 +116,29 @@ def test_scene_is_deterministic_and_labels_valid():
             assert d.color in GAME_COLORS or d.color in OTHER_COLORS
 
 
+def test_each_die_knows_how_much_of_it_the_frame_shows():
+    # benchmarks/frame_edge.py sets aside the dice the frame cuts: `visible` must be 1 for a die
+    # wholly inside and shrink with what the frame's edge takes off it.
+    from scanner.synth.scene import photo_config
+
+    seen = []
+    # (1000, 8) and (1000, 112) are scenes of alea eval's test set with dice the tilt cuts
+    for seed in [(1000, 8), (1000, 112), *((s, 1) for s in range(4))]:
+        for d in render_scene(seed, photo_config()).dice:
+            x0, y0, x1, y1 = d.box
+            touches = x0 <= 0 or y0 <= 0 or x1 >= 640 or y1 >= 640
+            assert 0 <= d.visible <= 1
+            if not touches:
+                assert d.visible > 0.999
+            seen.append((touches, d.visible, min(x1 - x0, y1 - y0) / max(x1 - x0, y1 - y0)))
+    cut = [(v, aspect) for touches, v, aspect in seen if touches]
+    assert len(cut) >= 3 and min(v for v, _ in cut) < 0.4
+    # a die cut to a thin strip shows less of itself than one barely touching the edge
+    thin = [v for v, aspect in cut if aspect < 0.5]
+    wide = [v for v, aspect in cut if aspect > 0.9]
+    assert thin and wide and max(thin) < 0.6 < min(wide)
+
+
 def test_tilted_camera_sees_the_table_beyond_the_frame_not_a_mirror_of_it():
     # A grey frame inside a black margin: wherever the tilt shows past the frame's edge the
     # picture must come from the margin (drawn before any die), never from the frame mirrored,

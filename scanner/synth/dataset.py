@@ -15,9 +15,15 @@ from pathlib import Path
 import cv2
 from tqdm import tqdm
 
-from scanner.synth.scene import RENDERER, SceneConfig, render_scene
+from scanner.synth.scene import RENDERER, Scene, SceneConfig, SceneDie, render_scene
 
 CLASS_NAMES = ["one", "two", "three", "four", "five", "six"]
+
+
+def labelled(scene: Scene) -> list[SceneDie]:
+    """The scene's dice that get a label line, in label order: all but the slivers under two
+    pixels that the camera tilt leaves at the frame's edge."""
+    return [d for d in scene.dice if d.box[2] - d.box[0] >= 2 and d.box[3] - d.box[1] >= 2]
 
 
 def _write_one(job: tuple[str, str, int, int, SceneConfig]) -> int:
@@ -29,10 +35,8 @@ def _write_one(job: tuple[str, str, int, int, SceneConfig]) -> int:
     cv2.imwrite(str(root / "images" / split / f"{name}.jpg"), scene.image,
                 [cv2.IMWRITE_JPEG_QUALITY, 95])
     lines, colors = [], []
-    for d in scene.dice:
+    for d in labelled(scene):
         x0, y0, x1, y1 = d.box
-        if x1 - x0 < 2 or y1 - y0 < 2:
-            continue
         lines.append(f"{d.value - 1} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
                      f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
         colors.append(d.color)

@@ -54,11 +54,16 @@ def photo_config(**overrides) -> SceneConfig:
 
 @dataclass
 class SceneDie:
-    """One drawn die: its value, colour name and box (x0, y0, x1, y1) in image pixels."""
+    """One drawn die: its value, colour name and box (x0, y0, x1, y1) in image pixels.
+
+    `visible` is the share of its outline inside the frame: a die the camera tilt pushes half
+    out of the picture keeps its label, though the frame may hide the pips that tell its value
+    (benchmarks/frame_edge.py measures what that costs)."""
 
     value: int
     color: str
     box: tuple[float, float, float, float]
+    visible: float = 1.0
 
 
 @dataclass
@@ -346,10 +351,15 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
     dice = []
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
     for st, o in zip(styles, outlines, strict=True):
         if st.blank:
             continue
         x0, y0 = np.clip(o.min(0), 0, [w, h])
         x1, y1 = np.clip(o.max(0), 0, [w, h])
-        dice.append(SceneDie(st.value, st.color, (float(x0), float(y0), float(x1), float(y1))))
+        hull = cv2.convexHull(o.astype(np.float32))[:, 0]
+        inside, _ = cv2.intersectConvexConvex(hull, frame)
+        visible = float(inside / cv2.contourArea(hull)) if cv2.contourArea(hull) > 0 else 0.0
+        dice.append(SceneDie(st.value, st.color, (float(x0), float(y0), float(x1), float(y1)),
+                             min(visible, 1.0)))
     return Scene(bgr, dice)

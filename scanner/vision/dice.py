@@ -62,6 +62,13 @@ class Dice:
     def __iter__(self) -> Iterator[dict]:
         return iter(self.to_json())
 
+    def take(self, idx) -> Dice:
+        """The dice at `idx` (indices or a boolean mask), in that order."""
+        idx = np.asarray(idx).reshape(-1)
+        idx = np.flatnonzero(idx) if idx.dtype == bool else idx.astype(np.int64)
+        return Dice(self.xyxy[idx], self.value[idx], self.confidence[idx],
+                    [self.color[i] for i in idx])
+
     def with_colors(self, colors: Sequence[str | None]) -> Dice:
         return Dice(self.xyxy, self.value, self.confidence, list(colors))
 
