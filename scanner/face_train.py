@@ -399,7 +399,7 @@ def real_split(real_dir: Path, val_photos: int = 20) -> tuple[list[Path], list[P
 
 def prepare(out: Path, detector, synth_n: int = 4000, synth_val: int = 200, seed: int = 5,
             real_dir: Path | None = None, synth_copies: int = 2, real_copies: int = 12,
-            boards: int = 400, board_val: int = 40, board_copies: int = 3):
+            boards: int = 400, board_val: int = 40, board_copies: int = 3, hard_n: int = 0):
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
 
     Synthetic scenes are like the held-out test set's (640 px, 4–40 dice) but from their own
@@ -458,10 +458,35 @@ def prepare(out: Path, detector, synth_n: int = 4000, synth_val: int = 200, seed
                         jitter).save(path)
         if path.exists():
             sets[name] = CropSet.load(path)
+    if hard_n:
+        sets["train_hard"] = hard_negatives(out / "hard", out / "crops_train_hard.npz", hard_n,
+                                            seed + 300, detector, synth_copies)
     train_set = sets.pop("train")
-    if "train_board" in sets:
-        train_set = CropSet.concat([train_set, sets.pop("train_board")])
+    for extra in ("train_board", "train_hard"):
+        if extra in sets:
+            train_set = CropSet.concat([train_set, sets.pop(extra)])
     return train_set, sets
+
+
+def hard_negatives(out: Path, cached: Path, n: int, seed: int, detector,
+                   copies: int) -> CropSet:
+    """Crops of `n` extra training scenes crowded with what the reader most often takes for a
+    die: pip-less cubes, most of them swirled, and printed cards. Their real dice are cut as
+    positives as usual. Rendered (into `out`) and cut (into `cached`) once, like the other
+    sets."""
+    from scanner.synth.dataset import renderer_of, write_dataset
+    from scanner.synth.scene import RENDERER, photo_config
+
+    if cached.exists() and renderer_of(out) == RENDERER and _counts(out) == (n, 0):
+        return CropSet.load(cached)
+    if out.exists():
+        shutil.rmtree(out)
+    write_dataset(out, n, seed, 0, photo_config(blank_cube_share=0.3, blank_marble_share=0.6,
+                                                distractors=(2, 5)))
+    crops = collect(images_in(out / "images" / "train"), out / "labels" / "train",
+                    out / "colors" / "train", detector, copies, seed, "hard negatives", True)
+    crops.save(cached)
+    return crops
 
 
 def _counts(synth: Path) -> tuple[int, int]:

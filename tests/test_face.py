@@ -279,3 +279,18 @@ def test_surface_negatives_keep_clear_of_every_die_and_proposal():
     full = np.array([[x, y, x + 40, y + 40] for x in range(0, 640, 45) for y in range(0, 480, 45)],
                     float)
     assert surface_boxes(rng, full, 480, 640, n=3) == []
+
+
+def test_hard_negative_scenes_add_to_training_and_are_cut_once(tmp_path):
+    from scanner.face_train import prepare
+
+    plain, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
+    hard, sets = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0,
+                         hard_n=3)
+    cached = tmp_path / "crops_train_hard.npz"
+    assert cached.exists() and "train_hard" not in sets  # training data, not a validation set
+    assert len(hard) > len(plain)
+    assert np.array_equal(hard.value[:len(plain)], plain.value)  # the usual crops come first
+    stamp = cached.stat().st_mtime_ns
+    again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, hard_n=3)
+    assert cached.stat().st_mtime_ns == stamp and len(again) == len(hard)

@@ -139,6 +139,19 @@ def test_each_die_knows_how_much_of_it_the_frame_shows():
     assert thin and wide and max(thin) < 0.6 < min(wide)
 
 
+def test_swirled_pipless_cubes_are_drawn_only_when_asked():
+    # The face reader's extra negatives (face_train.hard_negatives): pip-less cubes in swirled
+    # plastic. They carry no label; and leaving the share at 0 must leave every scene as it was,
+    # or the held-out test sets would change under the figures.
+    plain = SceneConfig(blank_cube_share=1.0, jpeg_share=0.0)
+    swirled = SceneConfig(blank_cube_share=1.0, blank_marble_share=1.0, jpeg_share=0.0)
+    a, b = render_scene((2, 5), plain), render_scene((2, 5), swirled)
+    assert a.dice == [] and b.dice == []
+    assert not np.array_equal(a.image, b.image)
+    default, zero = render_scene((2, 6)), render_scene((2, 6), SceneConfig(blank_marble_share=0))
+    assert np.array_equal(default.image, zero.image)
+
+
 def test_tilted_camera_sees_the_table_beyond_the_frame_not_a_mirror_of_it():
     # A grey frame inside a black margin: wherever the tilt shows past the frame's edge the
     # picture must come from the margin (drawn before any die), never from the frame mirrored,

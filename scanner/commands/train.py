@@ -47,6 +47,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     face.add_argument("--face-val", type=int, default=200, help="rendered validation scenes")
     face.add_argument("--face-seed", type=int, default=5)
     face.add_argument("--face-epochs", type=int, default=10)
+    face.add_argument("--face-hard-n", type=int, default=0,
+                      help="extra scenes crowded with pip-less (swirled) cubes and cards")
     face.add_argument("--face-train-seed", type=int, default=0,
                       help="the reader's weight and batch-order seed (its data keep --face-seed)")
     face.add_argument("--face-name", default="face", help="run name under runs/face/")
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         raise InputError("train.missing-extra",
                          "training needs the train extra: pip install 'alea[train]'") from None
+    if args.face_hard_n < 0:
+        raise InputError("train.bad-option", "--face-hard-n must be 0 or more", "$.face_hard_n")
     real = Path(args.real_dir) if args.real_dir else None
     result = {}
     if args.stage in ("all", "detector"):
@@ -80,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
         # The reader learns from the boxes this detector proposes, as at run time.
         detector = DiceDetector(args.out, imgsz=768, reader=False, colors=False)
         train_set, val_sets = face_train.prepare(Path(args.face_dir), detector, args.face_n,
-                                                 args.face_val, args.face_seed, real)
+                                                 args.face_val, args.face_seed, real,
+                                                 hard_n=args.face_hard_n)
         best = face_train.train(train_set, val_sets, args.face_name, args.face_epochs,
                                 seed=args.face_train_seed,
                                 log=lambda row: print(row, file=sys.stderr, flush=True))

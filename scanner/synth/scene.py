@@ -39,6 +39,9 @@ class SceneConfig:
     touch_share: float = 0.3  # share of dice placed right against another one
     distractors: tuple[int, int] = (0, 3)
     blank_cube_share: float = 0.04
+    # Share of the pip-less cubes drawn in swirled two-tone plastic: the face reader's hardest
+    # negatives, swirls that pass for pips. 0 draws nothing, so the default scenes are unchanged.
+    blank_marble_share: float = 0.0
     jpeg_share: float = 0.7
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
@@ -315,6 +318,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         style = random_style(rng, int(rng.integers(1, 7)), size, cfg.game_share)
         if rng.random() < cfg.blank_cube_share:
             style = DieStyle(**{**style.__dict__, "blank": True})
+            if cfg.blank_marble_share and rng.random() < cfg.blank_marble_share:
+                style = DieStyle(**{**style.__dict__, "marble": float(rng.uniform(0.3, 1.0))})
         styles.append(style)
 
     # Distractors first, kept off the dice so every label stays fully visible.
