@@ -29,7 +29,13 @@ sys.path.insert(0, str(REPO))
 from scanner.synth.dataset import ensure_test_set, labelled  # noqa: E402
 from scanner.synth.scene import photo_config, render_scene  # noqa: E402
 from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
-from scanner.vision.evaluate import Tally, images_in, match, read_truth  # noqa: E402
+from scanner.vision.evaluate import (  # noqa: E402
+    Tally,
+    images_in,
+    markdown_table,
+    match,
+    read_truth,
+)
 from scanner.vision.face import DEFAULT_FACE_MODEL  # noqa: E402
 
 
@@ -95,12 +101,7 @@ def main() -> int:
                      indent=1))
     print(f"{cut} dice in {cut_images} of {len(paths)} images have under "
           f"{args.min_visible:.0%} of their outline inside the frame.")
-    print("| dice scored | recall | precision | value | colour | images right | "
-          "right but colour |")
-    print("|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['set']} | {r['recall']} | {r['precision']} | {r['value_acc']} | "
-              f"{r['color_acc']} | {r['images_right']} | {r['right_but_colour']} |")
+    print(markdown_table(rows, "dice scored"))
     return 0
 
 

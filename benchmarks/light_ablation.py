@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 from scanner.synth.dataset import ensure_test_set  # noqa: E402
 from scanner.synth.scene import photo_config  # noqa: E402
 from scanner.vision.detect import DiceDetector  # noqa: E402
-from scanner.vision.evaluate import evaluate  # noqa: E402
+from scanner.vision.evaluate import evaluate, markdown_table  # noqa: E402
 from scanner.vision.face import DEFAULT_FACE_MODEL  # noqa: E402
 
 
@@ -52,11 +52,7 @@ def main() -> int:
         row.pop("median_ms")
         rows.append(row)
     print(json.dumps(rows, indent=1))
-    print("| light | recall | precision | value | colour | images right | right but colour |")
-    print("|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r['set']} | {r['recall']} | {r['precision']} | {r['value_acc']} | "
-              f"{r['color_acc']} | {r['images_right']} | {r['right_but_colour']} |")
+    print(markdown_table(rows, "light"))
     return 0
 
 

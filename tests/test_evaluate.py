@@ -120,3 +120,16 @@ def test_dice_the_frame_cuts_are_set_aside_with_the_boxes_over_them():
     # nothing set aside: nothing changes
     ti, dj = set_aside(truth, found, np.ones(3, bool))
     assert ti.tolist() == [0, 1, 2] and dj == [0, 1, 2, 3]
+
+
+def test_markdown_table_is_the_model_cards_shape():
+    from scanner.vision.evaluate import Tally, markdown_table
+
+    t = Tally("seed 9")
+    boxes = np.array([[10, 10, 30, 30]], float)
+    t.add(boxes, np.array([3]), None, Dice(boxes, np.array([3]), np.array([0.9]), [None]))
+    lines = markdown_table([t.row()], "light").splitlines()
+    assert lines[0] == ("| light | recall | precision | value | colour | images right | "
+                        "right but colour |")
+    assert lines[1] == "|---|---|---|---|---|---|---|"
+    assert lines[2] == "| seed 9 | 100.0 | 100.0 | 100.0 | - | 100.0 | 100.0 |"

@@ -144,3 +144,15 @@ def format_table(rows: list[dict]) -> str:
                                   for r in rows]
     widths = [max(len(t[i]) for t in text) for i in range(len(cols))]
     return "\n".join("  ".join(t[i].ljust(widths[i]) for i in range(len(cols))) for t in text)
+
+
+def markdown_table(rows: list[dict], first: str = "set") -> str:
+    """The rows as the model card's markdown tables, for the benchmarks to print; `first`
+    heads the column of the rows' names."""
+    keys = ("set", "recall", "precision", "value_acc", "color_acc", "images_right",
+            "right_but_colour")
+    head = (first, "recall", "precision", "value", "colour", "images right", "right but colour")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join("-" if r[k] is None else str(r[k]) for k in keys) + " |"
+              for r in rows]
+    return "\n".join(lines)
