@@ -47,8 +47,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     face.add_argument("--face-val", type=int, default=200, help="rendered validation scenes")
     face.add_argument("--face-seed", type=int, default=5)
     face.add_argument("--face-epochs", type=int, default=10)
-    face.add_argument("--face-hard-n", type=int, default=0,
-                      help="extra scenes crowded with pip-less (swirled) cubes and cards")
+    face.add_argument("--face-hard-n", type=int, default=600,
+                      help="extra scenes crowded with pip-less (swirled) cubes and cards "
+                           "(face_train.hard_negatives); 0 for none")
     face.add_argument("--face-train-seed", type=int, default=0,
                       help="the reader's weight and batch-order seed (its data keep --face-seed)")
     face.add_argument("--face-name", default="face", help="run name under runs/face/")
