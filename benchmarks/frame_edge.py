@@ -31,7 +31,9 @@ from scanner.synth.scene import photo_config, render_scene  # noqa: E402
 from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
 from scanner.vision.evaluate import (  # noqa: E402
     Tally,
+    box_areas,
     images_in,
+    intersection_matrix,
     markdown_table,
     match,
     read_truth,
@@ -44,14 +46,9 @@ def set_aside(truth: np.ndarray, found: np.ndarray, keep: np.ndarray):
     aside: a found box goes with them when it is matched to one or lies mostly over one."""
     pairs = dict(match(truth, found))
     gone = {j for i, j in pairs.items() if not keep[i]}
-    for j, b in enumerate(found):
-        if j in gone or j in pairs.values() or keep.all():
-            continue
-        t = truth[~keep]
-        w = np.clip(np.minimum(t[:, 2], b[2]) - np.maximum(t[:, 0], b[0]), 0, None)
-        h = np.clip(np.minimum(t[:, 3], b[3]) - np.maximum(t[:, 1], b[1]), 0, None)
-        if (w * h).max(initial=0) > 0.5 * (b[2] - b[0]) * (b[3] - b[1]):
-            gone.add(j)
+    if not keep.all() and len(found):
+        over = intersection_matrix(found, truth[~keep]).max(1) > 0.5 * box_areas(found)
+        gone |= {j for j in np.flatnonzero(over) if j not in pairs.values()}
     return np.flatnonzero(keep), [j for j in range(len(found)) if j not in gone]
 
 

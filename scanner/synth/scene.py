@@ -364,7 +364,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         x1, y1 = np.clip(o.max(0), 0, [w, h])
         hull = cv2.convexHull(o.astype(np.float32))[:, 0]
         inside, _ = cv2.intersectConvexConvex(hull, frame)
-        visible = float(inside / cv2.contourArea(hull)) if cv2.contourArea(hull) > 0 else 0.0
+        area = cv2.contourArea(hull)
+        visible = float(inside / area) if area > 0 else 0.0
         dice.append(SceneDie(st.value, st.color, (float(x0), float(y0), float(x1), float(y1)),
                              min(visible, 1.0)))
     return Scene(bgr, dice)
