@@ -65,13 +65,20 @@ def effective(events: list[dict]) -> list[dict]:
 class Session:
     """One game, resumable from its store. Open an existing store with `players=None`."""
 
-    def __init__(self, store: Store, players: list[str] | None = None, seed: int = 0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        players: list[str] | None = None,
+        seed: int = 0,
+        source: str | None = None,
+    ) -> None:
         self.store = store
         if not store.events():
             if players is None:
                 raise InputError("session.empty", "this game file holds no game yet")
             BoardState.from_json({"players": players}, "$.players")
-            store.append({"event": "new-game", "players": list(players), "seed": seed})
+            head = {"event": "new-game", "players": list(players), "seed": seed}
+            store.append({**head, **({"source": source} if source else {})})
         self.replay()
 
     # ------------------------------------------------------------------ replay
@@ -81,6 +88,7 @@ class Session:
         if head["event"] != "new-game":
             raise InputError("store.corrupt", "the game record does not start with a new game")
         self.seating = list(head["players"])
+        self.source: str | None = head.get("source")  # "demo" for the demo feed's games
         self.referee = Referee(Game(self.seating, seed=head.get("seed", 0)))
         self.picks: list[dict] = []
         self.round_results: list[dict] = []

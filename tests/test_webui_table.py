@@ -83,3 +83,113 @@ def test_mjpeg_stream_and_table_status(tmp_path):
     res.close()
     st = client.get("/api/game/table").get_json()
     assert st["board_found"] is True and st["frame"] == 10
+
+
+def demo_feed_and_oracle():
+    """A short demo (2 players, one round) and a detector that reads the scene now shown."""
+    from scanner.synth.demo import DemoFeed
+
+    feed = DemoFeed(seed=7, players=2, rounds=1, hold=8, hand_hold=2)
+    cal = calibrate(feed.frame(0), feed.layout)
+    return feed, lambda board: oracle(feed.table(feed.scene_index), cal)
+
+
+def wait_for(predicate, timeout=240.0):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_demo_plays_on_past_its_first_pass_and_keeps_every_game(tmp_path):
+    """Defect: at the end of the feed's first pass the loop died ("expected a list, got
+    function") and the game's database was closed, so every later change answered 500."""
+    from webui.table import start
+
+    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
+    feed, detect = demo_feed_and_oracle()
+    loop = start(app, None, feed=feed, detect=detect, fps=1000)
+    try:
+        games = tmp_path / "demo" / "games"
+        assert wait_for(lambda: (games / "game-2.alea").exists()), loop.status()
+        assert loop.is_alive() and loop.error is None, loop.status()
+        assert (games / "current.alea").exists()
+        # The game now running still takes changes (its database is open).
+        client = app.test_client()
+        res = client.post("/api/game/undo", headers={"X-Alea-Pin": "1357"}, json={})
+        assert res.status_code == 200
+        # A finished pass is kept whole: its record holds the demo round's placements.
+        from scanner.session import Session
+        from webui.store import GameStore
+
+        old = Session(GameStore(tmp_path / "demo" / "games" / "game-1.alea"))
+        assert old.source == "demo" and old.round_results, old.log[-3:]
+    finally:
+        loop.stop.set()
+        loop.join(10)
+
+
+def test_a_restart_resumes_the_demo_game_where_the_feed_shows_its_board(tmp_path):
+    from webui.table import start
+
+    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
+    feed, detect = demo_feed_and_oracle()
+    loop = start(app, None, feed=feed, detect=detect, fps=1000)
+    hub = app.extensions["alea.hub"]
+    try:
+        assert wait_for(lambda: hub.session.game.turn_no >= 2 or feed.loops)
+    finally:
+        loop.stop.set()
+        loop.join(10)
+    assert feed.loops == 0
+    before = hub.session.game.state.to_json()
+    kept = len(hub.session.store.events())
+
+    app2 = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
+    feed2, detect2 = demo_feed_and_oracle()
+    loop2 = start(app2, None, feed=feed2, detect=detect2, fps=1000)
+    loop2.stop.set()
+    loop2.join(10)
+    hub2 = app2.extensions["alea.hub"]
+    assert hub2.session.game.state.to_json() == before
+    assert len(hub2.session.store.events()) >= kept  # the same record, not a new game
+    assert not (tmp_path / "demo" / "games" / "game-1.alea").exists()
+    assert feed2._start > 0 and not feed2.scenes[feed2._start].hand
+
+
+def test_a_game_started_by_hand_beside_the_demo_is_not_fed_its_readings(tmp_path):
+    from webui.table import start
+
+    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
+    feed, detect = demo_feed_and_oracle()
+    loop = start(app, None, feed=feed, detect=detect, fps=1000)
+    client = app.test_client()
+    try:
+        res = client.post(
+            "/api/game/new", headers={"X-Alea-Pin": "1357"}, json={"players": ["blue", "green"]}
+        )
+        assert res.status_code == 200
+        assert wait_for(lambda: feed.loops >= 1)
+        session = app.extensions["alea.hub"].session
+        assert session.seating == ["blue", "green"] and session.source is None
+        assert [e["event"] for e in session.store.events()] == ["new-game"]
+    finally:
+        loop.stop.set()
+        loop.join(10)
+
+
+def test_a_missing_camera_is_reported_and_tried_again_not_fatal(tmp_path):
+    from webui.table import start
+
+    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
+    loop = start(app, str(tmp_path / "no-such-camera"), detect=lambda board: [])
+    try:
+        assert wait_for(lambda: "trying again" in loop.status()["reason"], 10)
+        time.sleep(1.5)
+        assert loop.is_alive() and loop.error is None
+        status = app.test_client().get("/api/game/table").get_json()
+        assert status["running"] and "no such file or folder" in status["reason"]
+    finally:
+        loop.stop.set()

@@ -34,22 +34,19 @@ class GameHub:
         if self.path.exists():
             self.session = Session(GameStore(self.path))
 
-    def new_game(self, players: list[str], seed: int = 0, keep_previous: bool = True) -> None:
+    def new_game(self, players: list[str], seed: int = 0, source: str | None = None) -> None:
+        """Start a game; the one in progress is kept under a numbered name, never deleted.
+        `source` marks who started it (`demo` for the demo feed's games)."""
         with self.cond:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self.path.exists() and not keep_previous:
-                if self.session is not None:
-                    self.session.store.close()
-                self.path.unlink()
             if self.path.exists():
-                # Keep the finished or abandoned game under a numbered name, never delete it.
                 n = 1
                 while (old := self.path.with_name(f"game-{n}.alea")).exists():
                     n += 1
                 if self.session is not None:
                     self.session.store.close()
                 self.path.rename(old)
-            self.session = Session(GameStore(self.path), players=players, seed=seed)
+            self.session = Session(GameStore(self.path), players=players, seed=seed, source=source)
             self._changed()
 
     def run(self, action: Callable[[Session], object]) -> object:

@@ -69,12 +69,13 @@ def overlay(frame: np.ndarray, status, calibration) -> np.ndarray:
 
 
 class TableLoop(threading.Thread):
-    """Frames in, settled boards out to `on_settled(state_json, players)`; `players()` says who
-    sits where now (seating rotates every round)."""
+    """Frames in, settled boards out to `on_settled(state_json)`; `players()` says who sits
+    where now (seating rotates every round). A source may yield a sentence instead of a frame
+    when it has none (no webcam yet): the status shows it and the loop waits for the next."""
 
     def __init__(
         self,
-        frames: Callable[[], Iterator[np.ndarray]],
+        frames: Callable[[], Iterator[np.ndarray | str]],
         layout,
         detect,
         on_settled: Callable[[dict], None],
@@ -126,6 +127,10 @@ class TableLoop(threading.Thread):
             for frame in self.frames():
                 if self.stop.is_set():
                     return
+                if isinstance(frame, str):  # no frame now, and why (the source says)
+                    with self.lock:
+                        self.info = {"board_found": False, "reason": frame, "settled": None}
+                    continue
                 started = time.perf_counter()
                 if self.restarts and self.restarts() != seen_restarts:
                     seen_restarts = self.restarts()
@@ -178,55 +183,102 @@ class TableLoop(threading.Thread):
         return self.frame_no
 
 
-def start(app, camera: str | None) -> TableLoop:
+def start(
+    app, camera: str | None, *, feed=None, detect=None, fps: float | None = None
+) -> TableLoop:
     """Start the camera loop for `app`: `camera` is a webcam index, video or folder; None plays
-    the demo game (its games are kept apart, in the data folder's demo/, and restart with it)."""
-    from scanner.vision.camera import open_source
+    the demo game. Demo games live in the data folder's demo/, roll over at every pass of the
+    feed and are kept like any other; a game started by hand there is never fed demo readings.
+    Tests pass a smaller demo `feed`, their own `detect` and a faster `fps`."""
     from webui.live import GameHub
 
     layout = load_layout(app)
-    try:
-        from scanner.commands.vision import load_detector
+    if detect is None:
+        try:
+            from scanner.commands.vision import load_detector
 
-        detect = load_detector(None)
-    except InputError as err:
-        detect = _no_detector(err.message)
+            detect = load_detector(None)
+        except InputError as err:
+            detect = _no_detector(err.message)
 
     if camera is None:
-        from scanner.synth.demo import DemoFeed
-
-        feed = DemoFeed()
         hub = GameHub(f"{app.config['DATA_DIR']}/demo")
         app.extensions["alea.hub"] = hub
-        players = list(feed.scenes[0].state.players)
-        hub.new_game(players, keep_previous=False)
-        frames, fps = (lambda: iter(feed)), 4.0
-        restarts = lambda: feed.loops  # noqa: E731
-        on_restart = lambda: hub.new_game(players, keep_previous=False)  # noqa: E731
+        frames, demo_fps, restarts, on_restart, feeds = _demo(hub, feed)
+        fps = fps or demo_fps
     else:
         hub = app.extensions["alea.hub"]
-        source = open_source(camera, loop=not str(camera).isdigit())
+        frames, restarts, on_restart = _camera_frames(camera), None, None
+        fps = fps or 10.0
 
-        def frames():
-            for f in source:
-                yield f.image
-
-        fps, restarts, on_restart = 10.0, None, None
+        def feeds() -> bool:
+            return True
 
     def on_settled(state: dict) -> None:
-        if hub.session is not None:
+        if hub.session is not None and feeds():
             # A reading the referee cannot use is left out; the frame's status shows it.
             with contextlib.suppress(InputError):
                 hub.run(lambda s: s.observe(state))
 
-    def players() -> list[str] | None:
+    def current_players() -> list[str] | None:
         s = hub.session
         return list(s.game.state.players) if s is not None else None
 
-    loop = TableLoop(frames, layout, detect, on_settled, players, fps, on_restart, restarts)
+    loop = TableLoop(frames, layout, detect, on_settled, current_players, fps, on_restart, restarts)
     app.extensions["alea.table"] = loop
     loop.start()
     return loop
+
+
+def _demo(hub, feed=None):
+    """The demo feed and its game: a demo game left by the last run resumes where the feed
+    shows its board; any other demo game is kept and a new one starts."""
+    from scanner.synth.demo import DemoFeed
+
+    feed = feed or DemoFeed()
+    seating = list(feed.scenes[0].state.players)
+    session = hub.session
+    if session is None or session.source == "demo":
+        scene = None if session is None else feed.scene_of(session.game)
+        if scene is None:
+            hub.new_game(seating, source="demo")
+        else:
+            feed.start_at(scene)
+
+    def roll_over() -> None:
+        if hub.session is None or hub.session.source == "demo":
+            hub.new_game(seating, source="demo")
+
+    def feeds() -> bool:
+        return hub.session is not None and hub.session.source == "demo"
+
+    return (lambda: iter(feed)), 4.0, (lambda: feed.loops), roll_over, feeds
+
+
+def _camera_frames(camera: str):
+    """Frames from the camera; while it cannot be opened (no webcam plugged in yet, a video
+    that went away) the loop is told why, once a second, and the source is tried again."""
+    from scanner.vision.camera import open_source
+
+    def frames():
+        while True:
+            try:
+                source = open_source(camera, loop=not str(camera).isdigit())
+            except InputError as err:
+                yield f"{err.message}; trying again"
+                time.sleep(1.0)
+                continue
+            with source:
+                delivered = False
+                for f in source:
+                    delivered = True
+                    yield f.image
+            if not str(camera).isdigit() and not delivered:
+                return
+            yield "the camera stopped delivering frames; trying again"
+            time.sleep(1.0)
+
+    return frames
 
 
 def layout_path(app):

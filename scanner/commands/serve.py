@@ -19,6 +19,11 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="webcam index, video file or folder of frames (default: demo feed)",
     )
+    parser.add_argument(
+        "--no-camera",
+        action="store_true",
+        help="manual entry only: no camera and no demo feed",
+    )
     parser.add_argument("--data", default="alea-data", help="folder for game records")
     parser.add_argument(
         "--threads",
@@ -53,10 +58,15 @@ def run_serve(args: argparse.Namespace) -> int:
         raise InputError(
             "input.unwritable", f"cannot use {data} as data folder: {exc}", "--data"
         ) from None
+    if args.no_camera and args.camera is not None:
+        raise InputError(
+            "value.conflict", "--no-camera and --camera exclude each other", "--camera"
+        )
     app = create_app({"DATA_DIR": str(data.resolve()), "CAMERA": args.camera})
-    from webui.table import start
+    if not args.no_camera:
+        from webui.table import start
 
-    start(app, args.camera)
+        start(app, args.camera)
     host = _lan_address() if args.host in ("0.0.0.0", "") else args.host
     print(
         f"alea is serving on http://{host}:{args.port}/  (game PIN {app.config['GAME_PIN']})",

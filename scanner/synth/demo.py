@@ -169,6 +169,7 @@ class DemoFeed:
         self._cache: dict[int, TableFrame] = {}
         self.loops = 0  # how many times the script restarted
         self.scene_index = 0
+        self._start = 0  # the first pass begins here (a resumed demo game), later ones at 0
 
     def table(self, i: int) -> TableFrame:
         """Scene `i` drawn (with its truth: where each die lies)."""
@@ -188,17 +189,36 @@ class DemoFeed:
     def frame(self, i: int) -> np.ndarray:
         return self.table(i).image
 
+    def scene_of(self, game: Game) -> int | None:
+        """The settled scene of round 1 that shows the board `game` has accepted, so a demo
+        game left by a restart resumes there; None when the game is past the script."""
+        if game.round_no != 1 or game.current_player is None:
+            return None
+        board = game.state.to_json()
+        board.pop("supply", None)
+        for i in range(len(self.scenes) - 1, -1, -1):
+            seen = self.scenes[i].state.with_(players=game.state.players).to_json()
+            seen.pop("supply", None)
+            if not self.scenes[i].hand and seen == board:
+                return i
+        return None
+
+    def start_at(self, scene: int) -> None:
+        """Begin the first pass at `scene` (later passes play the whole script)."""
+        self._start = scene
+
     def __iter__(self) -> Iterator[np.ndarray]:
         while True:
-            yield from (image for _, image in self.frames())
+            yield from (image for _, image in self.frames(self._start))
+            self._start = 0
             self.loops += 1
 
-    def frames(self) -> Iterator[tuple[int, np.ndarray]]:
-        """(scene index, frame) once through the script. Each frame gets its own sensor noise:
-        a webcam never delivers the same picture twice, and the live loop's vote over several
-        frames relies on that to outvote a reading that one frame's pixels get wrong."""
+    def frames(self, start: int = 0) -> Iterator[tuple[int, np.ndarray]]:
+        """(scene index, frame) once through the script from `start`. Each frame gets its own
+        sensor noise: a webcam never delivers the same picture twice, and the live loop's vote
+        over several frames relies on that to outvote a reading one frame's pixels get wrong."""
         rng = np.random.default_rng(self.seed)
-        for i, s in enumerate(self.scenes):
+        for i, s in list(enumerate(self.scenes))[start:]:
             self.scene_index = i
             for _ in range(self.hand_hold if s.hand else self.hold):
                 noise = rng.normal(0, 2.5, self.size[::-1] + (3,)).astype(np.float32)
