@@ -82,9 +82,6 @@ def test_senatus_single_die_is_a_run():
 def test_senatus_not_a_run():
     illegal(verdict(state(), "grey", "senatus", [2, 4]), "senatus.not-a-run")
     illegal(verdict(state(), "grey", "senatus", [3, 3, 4]), "senatus.not-a-run")
-    illegal(
-        verdict(state(senatus={"grey": [3, 4]}), "grey", "senatus", [5, 5]), "senatus.not-a-run"
-    )
 
 
 def test_senatus_extension_up_and_down_at_once():
@@ -96,6 +93,12 @@ def test_senatus_not_extending():
     s = state(senatus={"grey": [3, 4, 5]})
     illegal(verdict(s, "grey", "senatus", [1]), "senatus.not-extending")  # gap at 2
     illegal(verdict(s, "grey", "senatus", [5, 6]), "senatus.not-extending")  # 5 twice
+    # CONTRACT reserves not-a-run for a new run: repeated dice on a run do not extend it.
+    illegal(verdict(s, "grey", "senatus", [2, 2]), "senatus.not-extending")
+    illegal(
+        verdict(state(senatus={"grey": [3, 4]}), "grey", "senatus", [5, 5]),
+        "senatus.not-extending",
+    )
     assert verdict(s, "grey", "senatus", [1, 2]).legal  # 1-2-3-4-5
 
 

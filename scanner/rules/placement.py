@@ -176,14 +176,16 @@ def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
     """senatus.*: one run per player, extended up and/or down, never equal to another run."""
     who = player.capitalize()
     own = state.senatus.get(player, ())
-    if len(set(dice)) != len(dice) or (not own and not is_run(dice)):
+    # CONTRACT: a first run that is not one is `not-a-run`; dice that do not extend an existing
+    # run (repeated values included) are `not-extending`.
+    if not own and not is_run(dice):
         raise Illegal(
             "senatus.not-a-run",
             f"{who}'s {dice_text(dice)} in the Senatus are not a run of "
             "consecutive different values.",
         )
     run = tuple(sorted(own + dice))
-    if own and not is_run(run):
+    if own and (len(set(dice)) != len(dice) or not is_run(run)):
         raise Illegal(
             "senatus.not-extending",
             f"{who} already has {'-'.join(map(str, own))} in the Senatus and "
