@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from scanner.errors import InputError
 from scanner.referee import Referee, Ruling, infer
 from scanner.rules.game import Game
-from scanner.rules.io import parse_check
+from scanner.rules.io import NO_ROLL, parse_move
 from scanner.rules.placement import Verdict, place_anyway
 from scanner.rules.state import BoardState
 
@@ -119,13 +119,7 @@ class Session:
                 self.flag = {**ruling, "state": seen.to_json()}
             return ruling
         if kind == "place":
-            state, move, roll = parse_check(
-                {
-                    "state": self.game.state.to_json(),
-                    "move": e["move"],
-                    **({"roll": e["roll"]} if "roll" in e else {}),
-                }
-            )
+            move, roll = parse_move(e["move"], e.get("roll", NO_ROLL), self.game.state.players)
             if self.game.current_player != move.player:
                 return {
                     "kind": "placement",
@@ -195,13 +189,7 @@ class Session:
         player = self.game.current_player
         if player is None:
             raise InputError("session.round-over", "the round is over: clear the buildings")
-        parse_check(
-            {
-                "state": self.game.state.to_json(),
-                "move": move,
-                **({"roll": roll} if roll is not None else {}),
-            }
-        )  # validate first
+        parse_move(move, NO_ROLL if roll is None else roll, self.game.state.players)  # validate
         if roll is not None and len(roll) != self.game.state.supply.get(player, 0):
             raise InputError(
                 "value.range",

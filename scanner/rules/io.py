@@ -19,6 +19,8 @@ from scanner.rules.state import (
     expect_record,
 )
 
+NO_ROLL: Any = object()  # a move entered without its roll (a camera does not see rolls)
+
 
 def parse_check(data: Any) -> tuple[BoardState, Move, tuple[int, ...]]:
     """`{"state", "move", "roll"?}` → (state, move, roll); roll defaults to the move's dice."""
@@ -27,24 +29,35 @@ def parse_check(data: Any) -> tuple[BoardState, Move, tuple[int, ...]]:
         if key not in obj:
             raise InputError("schema.missing", f"the input needs a '{key}'", "$")
     state = BoardState.from_json(obj["state"], "$.state")
-    move = expect_record(obj["move"], "$.move", ("player", "building", "dice"), "the move")
-    player = expect_player(move["player"], "$.move.player", state.players)
+    move, roll = parse_move(obj["move"], obj.get("roll", NO_ROLL), state.players)
+    return state, move, roll
+
+
+def parse_move(
+    data: Any, roll: Any, players: tuple[str, ...], path: str = "$"
+) -> tuple[Move, tuple[int, ...]]:
+    """A move (`path.move`) and its roll (`path.roll`, or NO_ROLL) for a game with `players`.
+    The board is not parsed again: a game's board may hold a flagged placement the players kept."""
+    move = expect_record(data, f"{path}.move", ("player", "building", "dice"), "the move")
+    player = expect_player(move["player"], f"{path}.move.player", players)
     building = move["building"]
     if building not in BUILDINGS:
         raise InputError(
             "value.building",
             f"unknown building {building!r}; buildings are {', '.join(BUILDINGS)}",
-            "$.move.building",
+            f"{path}.move.building",
         )
-    dice = expect_dice(move["dice"], "$.move.dice")
+    dice = expect_dice(move["dice"], f"{path}.move.dice")
     if len(dice) > DICE_PER_PLAYER:
-        raise InputError("value.range", f"{len(dice)} dice; a player has 8", "$.move.dice")
-    roll = dice
-    if "roll" in obj:
-        roll = expect_dice(obj["roll"], "$.roll")
-        if not 1 <= len(expect_list(obj["roll"], "$.roll")) <= DICE_PER_PLAYER:
-            raise InputError("value.range", f"a roll has 1 to 8 dice, not {len(roll)}", "$.roll")
-    return state, Move(player, building, dice), roll
+        raise InputError("value.range", f"{len(dice)} dice; a player has 8", f"{path}.move.dice")
+    if roll is NO_ROLL:
+        return Move(player, building, dice), dice
+    rolled = expect_dice(roll, f"{path}.roll")
+    if not 1 <= len(expect_list(roll, f"{path}.roll")) <= DICE_PER_PLAYER:
+        raise InputError(
+            "value.range", f"a roll has 1 to 8 dice, not {len(rolled)}", f"{path}.roll"
+        )
+    return Move(player, building, dice), rolled
 
 
 def parse_round(data: Any) -> BoardState:
