@@ -20,10 +20,10 @@ from scanner.errors import InputError
 from scanner.referee import Referee, Ruling, infer
 from scanner.rules.game import Game
 from scanner.rules.io import NO_ROLL, parse_move
-from scanner.rules.placement import Verdict, place_anyway
+from scanner.rules.placement import place_anyway
 from scanner.rules.state import BoardState
 
-UNDOABLE = ("observe", "place", "correct", "accept", "pick", "next-round")
+UNDOABLE = ("observe", "place", "correct", "accept", "take-as-seen", "pick", "next-round")
 
 
 class Store(Protocol):
@@ -130,36 +130,35 @@ class Session:
                 }
             if "roll" in e:
                 self.game.roll(roll)
-            verdict = self.game.place(move)
+            verdict = self.referee.place(move)
             ruling = Ruling("placement", move, verdict).to_json()
             if not verdict.legal:
                 self.flag = {**ruling, "state": place_anyway(self.game.state, move).to_json()}
             return ruling
         if kind == "correct":
-            self.game.correct(
+            self.referee.correct(
                 BoardState.from_json(e["state"], "$.state", strict=False),
                 e.get("why", "corrected by hand"),
             )
             return {"kind": "correction"}
+        if kind == "take-as-seen":
+            seen = BoardState.from_json(e["state"], "$.state", strict=False)
+            return self.referee.take_as_seen(seen).to_json()
         if kind == "accept":
             # The players keep a flagged placement: the seen state becomes the accepted one,
             # and the turn passes as for any placement.
             seen = BoardState.from_json(e["state"], "$.state", strict=False)
             ruling = infer(self.game.state, seen.with_(supply=self.game.state.supply))
+            self.referee.flagged = None  # overruled: no longer a flag to take back or keep
             if ruling.move is None or ruling.move.player != self.game.current_player:
-                self.game.correct(seen, "accepted by the players")
+                self.referee.correct(seen, "accepted by the players")
                 return {"kind": "correction"}
-            supply = dict(self.game.state.supply)
-            supply[ruling.move.player] = max(
-                0, supply.get(ruling.move.player, 0) - len(ruling.move.dice)
-            )
-            after = seen.with_(supply={p: n for p, n in supply.items() if n})
-            self.game.place(ruling.move, Verdict(True, state=after))
+            self.referee.keep(ruling.move, seen)
             return {"kind": "accepted", "move": ruling.move.to_json()}
         if kind == "next-round":
             if self.game.current_player is not None or self.game.over:
                 raise InputError("session.round-not-over", "the round is still being played")
-            return Ruling("cleared", round_result=self.game.end_round()).to_json()
+            return Ruling("cleared", round_result=self.referee.end_round()).to_json()
         if kind == "pick":
             self.picks.append(
                 {"round": len(self.round_results), **{k: e[k] for k in ("player", "kind", "tile")}}
@@ -177,12 +176,21 @@ class Session:
     def observe(self, state: dict) -> dict | None:
         """A settled camera state. Nothing is recorded when nothing changed."""
         seen = BoardState.from_json(state, "$.state", strict=False)
-        if (
-            self.game.current_player is not None
-            and infer(self.game.state, seen.with_(supply=self.game.state.supply)).kind == "none"
-        ):
+        if not self.referee.news(seen):
             return None
         return self._record({"event": "observe", "state": seen.to_json()})
+
+    def take_as_seen(self, state: dict | None = None) -> dict:
+        """The one tap when the referee cannot explain the table: the board is what the camera
+        sees now (the board it could not explain, unless another is given)."""
+        if state is None:
+            if self.referee.lost is None:
+                raise InputError(
+                    "session.not-lost", "the referee follows the table; nothing to take"
+                )
+            state = self.referee.lost.to_json()
+        BoardState.from_json(state, "$.state", strict=False)
+        return self._record({"event": "take-as-seen", "state": state})
 
     def place(self, move: dict, roll: list[int] | None = None) -> dict:
         """A move entered by hand (camera off)."""
@@ -268,6 +276,16 @@ class Session:
             "log": self.log[-20:],
             "picks": self.picks,
             "flag": self.flag,
+            # The board the referee could not explain, and why: the page offers to take it.
+            "unclear": None
+            if self.referee.lost is None
+            else {
+                "state": self.referee.lost.to_json(),
+                "notes": next(
+                    (e.get("notes", []) for e in reversed(self.log) if e.get("kind") == "unclear"),
+                    [],
+                ),
+            },
             "last_round": (
                 {"number": len(self.round_results), "result": self.round_results[-1]}
                 if self.round_results

@@ -104,8 +104,8 @@ class Game:
             "round",
             round=self.round_no,
             first=order[0],
-            provinces=self.provinces_shown,
-            patricians=self.patricians_shown,
+            provinces=list(self.provinces_shown),  # as laid out: the picks take from the lists
+            patricians=list(self.patricians_shown),
         )
         self._advance_to_player_with_dice()
 
@@ -205,6 +205,27 @@ class Game:
         if self.current_player is not None and not self.state.supply.get(self.current_player):
             self.pos += 1
             self._advance_to_player_with_dice()
+
+    def snapshot(self) -> dict:
+        """Everything one placement changes, to put a placement the players took back off the
+        table again (`restore`). Holdings, piles and the record are not in it: within a round
+        only a Templum placement touches a pile (its Fortuna draw, which `restore` returns)."""
+        return {
+            "state": self.state,
+            "turn": (self.turn_no, self.pos, self.ending, self.roll_),
+            "fortuna_drawn": {p: list(t) for p, t in self.fortuna_drawn.items()},
+            "fortuna_pile": list(self.fortuna_pile),
+            "fortuna_returned": list(self.fortuna_returned),
+        }
+
+    def restore(self, snapshot: dict, why: str) -> None:
+        """Back to a `snapshot` taken earlier in this round (the turn passes back with it)."""
+        self.state = snapshot["state"]
+        self.turn_no, self.pos, self.ending, self.roll_ = snapshot["turn"]
+        self.fortuna_drawn = {p: list(t) for p, t in snapshot["fortuna_drawn"].items()}
+        self.fortuna_pile = list(snapshot["fortuna_pile"])
+        self.fortuna_returned = list(snapshot["fortuna_returned"])
+        self._log("take-back", state=self.state.to_json(), why=why)
 
     def _require_player(self) -> str:
         player = self.current_player

@@ -1,0 +1,365 @@
+"""What changed on the table between two settled board states: pure, two boards in, one
+ruling out. `scanner.referee` holds the game and decides what to do with the ruling.
+
+The camera sees the buildings, not the rolls and not the dice in front of players, so a
+placement is inferred from what appeared where.
+
+>>> from scanner.rules.state import BoardState, ForumDie
+>>> before = BoardState.from_json({"players": ["grey", "blue"]})
+>>> after = BoardState.from_json({"players": ["grey", "blue"], "senatus": {"grey": [4, 5]}})
+>>> r = infer(before, after)
+>>> r.kind, r.move.building, r.move.dice, r.verdict.legal
+('placement', 'senatus', (4, 5), True)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from scanner.rules.placement import Illegal, Move, Verdict, check, dice_text
+from scanner.rules.round import RoundResult
+from scanner.rules.state import BoardState, ForumDie
+
+SCORING_BUILDINGS = ("templum", "senatus", "castrum", "forum")
+# Every way dice can go into the Forum in one placement (forum.shape): one die, or 1+4, 2+3.
+FORUM_SHAPES = [(v,) for v in range(1, 7)] + [(1, 4), (2, 3)]
+AMBIGUOUS_LATRINA = (
+    "read as a Forum die pushing out the same player's equal die; a die put on the Latrina "
+    "looks the same on the board"
+)
+
+
+def dice_in(state: BoardState, building: str) -> dict[str, Counter]:
+    """Each player's dice values lying in one of the four scoring buildings."""
+    out: dict[str, Counter] = {}
+    if building in ("templum", "senatus"):
+        for p, dice in getattr(state, building).items():
+            out[p] = Counter(dice)
+    elif building == "castrum":
+        for s in state.castrum:
+            out.setdefault(s.player, Counter())[s.value] += s.count
+    else:
+        for d in state.forum:
+            out.setdefault(d.player, Counter())[d.value] += 1
+    return out
+
+
+def is_empty(state: BoardState) -> bool:
+    return not (state.templum or state.senatus or state.castrum or state.forum or state.latrina)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """What the referee makes of a change on the table.
+
+    kind: `none` (nothing changed), `placement` (one player placed dice in one building; the
+    verdict says whether legally), `unclear` (the change is not one placement; `notes` say
+    why), `cleared` (the buildings were emptied: the round's dice went back).
+    """
+
+    kind: str
+    move: Move | None = None
+    verdict: Verdict | None = None
+    notes: tuple[str, ...] = ()
+    round_result: RoundResult | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"kind": self.kind, "notes": list(self.notes)}
+        if self.move is not None:
+            out["move"] = self.move.to_json()
+        if self.verdict is not None:
+            v = self.verdict
+            out.update(
+                {
+                    "legal": v.legal,
+                    "rule": v.rule,
+                    "reason": v.reason,
+                    "pushed_out": [{"player": d.player, "value": d.value} for d in v.pushed_out],
+                }
+            )
+        if self.round_result is not None:
+            out["round"] = self.round_result.to_json()
+        return out
+
+
+def _latrina_placement(before: BoardState, player: str, count: int) -> Ruling:
+    """A die appeared on the Latrina and nothing else changed. Its value is not in the board
+    state and the roll was not seen, so only the one-die rule can be judged."""
+    move = Move(player, "latrina", (0,) * count)
+    if count != 1:
+        no = Illegal(
+            "latrina.one-die",
+            f"{player.capitalize()} can put only one die on the Latrina, not {count}.",
+        )
+        return Ruling("placement", move, Verdict(False, no.rule, no.reason))
+    latrina = dict(before.latrina)
+    latrina[player] = latrina.get(player, 0) + 1
+    supply = dict(before.supply)
+    if supply.get(player):
+        supply[player] -= 1
+        if not supply[player]:
+            del supply[player]
+    after = before.with_(latrina=latrina, supply=supply)
+    return Ruling(
+        "placement",
+        move,
+        Verdict(True, state=after),
+        ("the roll was not seen: a Latrina placement is taken as forced",),
+    )
+
+
+def _forum_explanation(before: BoardState, after: BoardState, player: str) -> Ruling | None:
+    """A Forum placement that yields exactly the Forum seen. Needed because a new die pushing
+    out an equal die of the same player leaves that player's Forum dice unchanged: only the
+    Latrina shows that anything happened."""
+    for dice in FORUM_SHAPES:
+        move = Move(player, "forum", dice)
+        verdict = check(before, move)
+        if (
+            verdict.legal
+            and verdict.state.forum == after.forum
+            and dict(verdict.state.latrina) == dict(after.latrina)
+        ):
+            return Ruling("placement", move, verdict)
+    return None
+
+
+Groups = dict[tuple[str, str], Counter]
+
+
+def differences(before: BoardState, after: BoardState) -> tuple[Groups, Groups]:
+    """The dice that appeared and that vanished in the four scoring buildings, keyed by
+    (building, player)."""
+    added: Groups = {}
+    removed: Groups = {}
+    for building in SCORING_BUILDINGS:
+        old, new = dice_in(before, building), dice_in(after, building)
+        for p in set(old) | set(new):
+            plus, minus = (
+                new.get(p, Counter()) - old.get(p, Counter()),
+                old.get(p, Counter()) - new.get(p, Counter()),
+            )
+            if plus:
+                added[(building, p)] = plus
+            if minus:
+                removed[(building, p)] = minus
+    return added, removed
+
+
+def vanished_note(removed: Groups, placer: str, building: str) -> str | None:
+    """A sentence for dice that left a building other than the Forum (only Forum dice can be
+    pushed out by a placement), or None."""
+    for (b, p), c in removed.items():
+        if b != "forum":
+            return (
+                f"{dice_text(sorted(c.elements()))} of {p} left the {b.capitalize()} while "
+                f"{placer} placed in the {building.capitalize()}"
+            )
+    return None
+
+
+def infer(before: BoardState, after: BoardState) -> Ruling:
+    """The placement (or other change) that turns `before` into `after` (supply ignored)."""
+    if before.players != after.players:
+        return Ruling("unclear", notes=("the players changed",))
+    if is_empty(after) and not is_empty(before):
+        return Ruling("cleared")
+
+    added, removed = differences(before, after)
+    latrina_up = {p: after.latrina.get(p, 0) - before.latrina.get(p, 0) for p in after.players}
+    latrina_up = {p: n for p, n in latrina_up.items() if n}
+
+    if not added:
+        vanished = {k: v for k, v in removed.items()}
+        if not vanished:
+            ups = [(p, n) for p, n in latrina_up.items() if n > 0]
+            if len(ups) == 1 and all(n >= 0 for n in latrina_up.values()):
+                forum = _forum_explanation(before, after, ups[0][0])
+                if forum is not None:
+                    # The board alone cannot tell this from a die put on the Latrina: say so.
+                    return Ruling(forum.kind, forum.move, forum.verdict, (AMBIGUOUS_LATRINA,))
+                return _latrina_placement(before, *ups[0])
+            if latrina_up:
+                return Ruling("unclear", notes=("only the Latrina changed, for several players",))
+            return Ruling("none")
+        return Ruling(
+            "unclear",
+            notes=tuple(
+                f"{dice_text(sorted(c.elements()))} of {p} left the {b.capitalize()}"
+                for (b, p), c in vanished.items()
+            ),
+        )
+
+    if len(added) > 1:
+        where = ", ".join(
+            f"{p} {dice_text(sorted(c.elements()))} in the {b.capitalize()}"
+            for (b, p), c in added.items()
+        )
+        return Ruling("unclear", notes=(f"several placements at once: {where}",))
+
+    (((building, player), dice),) = added.items()
+    move = Move(player, building, tuple(sorted(dice.elements())))
+    verdict = check(before, move)
+    # Dice that left another building mean this is not one placement, legal or not (a flagged
+    # placement taken back while the next player placed must not be judged as still there).
+    gone_elsewhere = vanished_note(removed, player, building)
+    if gone_elsewhere:
+        return Ruling("unclear", move, verdict, (gone_elsewhere,))
+    if not verdict.legal:
+        return Ruling("placement", move, verdict)
+
+    if building == "forum" and (
+        verdict.state.forum != after.forum or dict(verdict.state.latrina) != dict(after.latrina)
+    ):
+        better = _forum_explanation(before, after, player)
+        if better is not None:
+            return better
+
+    expected = verdict.state
+    notes = []
+    pushed = Counter((d.player, d.value) for d in verdict.pushed_out)
+    gone: Counter = Counter()
+    for (_, p), c in removed.items():  # all in the Forum (checked above)
+        gone.update({(p, v): n for v, n in c.items()})
+    if gone - pushed:
+        return Ruling("unclear", move, verdict, ("Forum dice vanished that were not pushed out",))
+    if after.forum != expected.forum:
+        if gone == pushed:
+            notes.append("the Forum dice are not in the order the rules put them")
+        else:
+            notes.append("dice pushed out of the Forum are still on it")
+    if dict(after.latrina) != dict(expected.latrina):
+        notes.append("the Latrina does not yet hold the dice pushed out of the Forum")
+    return Ruling("placement", move, verdict, tuple(notes))
+
+
+def rereads(before: BoardState, after: BoardState) -> tuple[BoardState, list[str]]:
+    """`before` with each player's dice in the Templum, Senatus and Castrum replaced by what
+    `after` shows where the number of dice is the same but values differ (a die read anew),
+    likewise a Forum whose columns hold the same players, and a note for each."""
+    templum, senatus, sets = dict(before.templum), dict(before.senatus), list(before.castrum)
+    notes = []
+    for building, held in (("templum", templum), ("senatus", senatus)):
+        now = getattr(after, building)
+        for p, dice in list(held.items()):
+            if p in now and len(now[p]) == len(dice) and sorted(now[p]) != sorted(dice):
+                notes.append(
+                    f"{p}'s {'-'.join(map(str, dice))} in the {building.capitalize()} "
+                    f"now reads {'-'.join(map(str, now[p]))}: taken as a misread"
+                )
+                held[p] = now[p]
+    old_c, new_c = dice_in(before, "castrum"), dice_in(after, "castrum")
+    for p, dice in old_c.items():
+        if p in new_c and new_c[p] != dice and sum(new_c[p].values()) == sum(dice.values()):
+            notes.append(
+                f"{p}'s Castrum dice {sorted(dice.elements())} now read "
+                f"{sorted(new_c[p].elements())}: taken as a misread"
+            )
+            sets = [s for s in sets if s.player != p] + [c for c in after.castrum if c.player == p]
+    forum = before.forum
+    if (
+        len(after.forum) == len(forum)
+        and [d.player for d in after.forum] == [d.player for d in forum]
+        and after.forum != forum
+    ):
+        for i, (a, b) in enumerate(zip(forum, after.forum, strict=True)):
+            if a != b:
+                notes.append(
+                    f"{a.player}'s Forum die in column {i + 1} now reads {b.value}, "
+                    f"not {a.value}: taken as a misread"
+                )
+        forum = after.forum
+    fixed = before.with_(templum=templum, senatus=senatus, castrum=tuple(sets), forum=forum)
+    return fixed, notes
+
+
+def placements_in_turn(
+    state: BoardState, current: str, added: Groups
+) -> list[tuple[Move, Verdict]] | None:
+    """`added` (new dice by building and player) as one placement per turn from `current`
+    on, each judged on the board the ones before it leave. Every player with dice left must
+    have placed on his turn; the last placement may be illegal (it is then the one to flag),
+    an earlier one may not. None when the dice cannot be read that way."""
+    order = state.players
+    pos = order.index(current)
+    remaining = dict(added)
+    out: list[tuple[Move, Verdict]] = []
+    board = state
+    for _ in range(3 * len(order)):
+        if not remaining:
+            return out
+        player = order[pos % len(order)]
+        pos += 1
+        if not board.supply.get(player):
+            continue
+        mine = sorted(k for k in remaining if k[1] == player)
+        if not mine:
+            return None
+        dice = remaining.pop(mine[0])
+        move = Move(player, mine[0][0], tuple(sorted(dice.elements())))
+        verdict = check(board, move)
+        out.append((move, verdict))
+        if not verdict.legal:
+            return None if remaining else out
+        board = verdict.state
+    return out if not remaining else None
+
+
+class Corrections:
+    """Dice the players corrected by hand, held against the camera until they move: a die
+    the camera keeps misreading can be fixed once. Per (building, player) in the Templum,
+    Senatus and Castrum, the corrected dice; the Forum as a whole."""
+
+    def __init__(self) -> None:
+        self.groups: dict[tuple[str, str], tuple] = {}
+        self.forum: tuple[ForumDie, ...] | None = None
+
+    def hold(self, before: BoardState, after: BoardState) -> None:
+        """Hold what a correction from `before` to `after` changed."""
+        for b in ("templum", "senatus"):
+            old, new = getattr(before, b), getattr(after, b)
+            for p, dice in new.items():
+                if tuple(old.get(p, ())) != tuple(dice):
+                    self.groups[(b, p)] = tuple(dice)
+        for p in after.players:
+            old_sets = sorted((s.value, s.count) for s in before.castrum if s.player == p)
+            new_sets = [s for s in after.castrum if s.player == p]
+            if new_sets and sorted((s.value, s.count) for s in new_sets) != old_sets:
+                self.groups[("castrum", p)] = tuple(new_sets)
+        if after.forum and after.forum != before.forum:
+            self.forum = tuple(after.forum)
+
+    def apply(self, seen: BoardState) -> BoardState:
+        """`seen` with every held group in place of what the camera reads there, where the
+        camera still sees as many of that player's dice there (else the dice moved)."""
+        templum, senatus = dict(seen.templum), dict(seen.senatus)
+        sets = list(seen.castrum)
+        for (b, p), held in self.groups.items():
+            if b == "castrum":
+                now = [s for s in sets if s.player == p]
+                if sum(s.count for s in now) == sum(s.count for s in held):
+                    sets = [s for s in sets if s.player != p] + list(held)
+            else:
+                where = templum if b == "templum" else senatus
+                if len(where.get(p, ())) == len(held):
+                    where[p] = held
+        forum = seen.forum
+        if self.forum is not None and [d.player for d in forum] == [d.player for d in self.forum]:
+            forum = self.forum
+        return seen.with_(templum=templum, senatus=senatus, castrum=tuple(sets), forum=forum)
+
+    def forget_moved(self, seen: BoardState) -> None:
+        """Let go of the groups whose dice moved (another count there now)."""
+        for (b, p), held in list(self.groups.items()):
+            if b == "castrum":
+                now = sum(s.count for s in seen.castrum if s.player == p)
+                moved = now != sum(s.count for s in held)
+            else:
+                moved = len(getattr(seen, b).get(p, ())) != len(held)
+            if moved:
+                del self.groups[(b, p)]
+        if self.forum is not None and [d.player for d in seen.forum] != [
+            d.player for d in self.forum
+        ]:
+            self.forum = None
