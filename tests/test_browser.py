@@ -3,6 +3,7 @@
 Screenshots of each page land in build/screenshots/ (the README shows the best ones)."""
 
 import contextlib
+import json
 import shutil
 import socket
 import threading
@@ -309,9 +310,8 @@ def test_live_page_on_the_demo_feed_shows_dice_appear(demo_server, page):
     page.locator("#live").wait_for(state="visible")
     # The video paints, the camera's status line reports the board, and the referee's board
     # fills with dice as the demo's players place them.
-    page.wait_for_function("document.querySelector('#video').naturalWidth === 1280",
-                           timeout=30000)
-    page.locator('#board [data-die]').first.wait_for(timeout=60000)
+    page.wait_for_function("document.querySelector('#video').naturalWidth === 1280", timeout=30000)
+    page.locator("#board [data-die]").first.wait_for(timeout=60000)
     assert page.locator('#history [data-event="observe"]').count() >= 1
     assert page.locator("#table-status").get_attribute("data-settled") in ("true", "false")
     shot(page, "live")
@@ -336,3 +336,31 @@ def test_pages_fit_portrait_and_landscape_tablets(server, browser, size):
         page.goto(f"{server}/final", wait_until="domcontentloaded")
         shot(page, "final-portrait")
     context.close()
+
+
+def test_an_unclear_table_is_said_on_the_page_and_taken_with_one_tap(server, page):
+    """The referee's notes reach the page, and when it cannot explain the table it says why
+    and offers to take the board as the camera sees it (#23 defects 5 and the lost board)."""
+    import urllib.request
+
+    start_game(server, page, ["grey", "blue"])
+
+    def observe(state):
+        req = urllib.request.Request(
+            f"{server}/api/game/observe",
+            data=json.dumps({"state": {"players": ["grey", "blue"], **state}}).encode(),
+            headers={"X-Alea-Pin": "1357", "Content-Type": "application/json"},
+        )
+        urllib.request.urlopen(req).read()
+
+    observe({"senatus": {"grey": [2, 3]}})
+    page.locator('#whose-turn[data-player="blue"]').wait_for()
+    observe({"senatus": {"blue": [4]}, "castrum": [{"player": "grey", "value": 6, "count": 1}]})
+    banner = page.locator("#unclear .verdict")
+    banner.wait_for()
+    assert "several placements at once" in banner.inner_text()
+    assert "blue a 4" in page.locator('#history [data-kind="unclear"] .notes').inner_text()
+    shot(page, "game-unclear")
+    page.locator("#take-as-seen").click()
+    page.wait_for_function("!document.querySelector('#unclear .verdict')")
+    assert page.locator('[data-building="senatus"] [data-die="blue:4"]').count() == 1

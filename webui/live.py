@@ -136,6 +136,10 @@ def _accept(data: dict):
     return hub().run(lambda s: s.accept(data.get("state")))  # no state: the flagged one
 
 
+def _take_as_seen(data: dict):
+    return hub().run(lambda s: s.take_as_seen(data.get("state")))  # no state: the unclear one
+
+
 def _pick(data: dict):
     return hub().run(lambda s: s.pick(data.get("player"), data.get("kind"), data.get("tile")))
 
@@ -158,6 +162,7 @@ for _name, _action in {
     "observe": _observe,
     "correct": _correct,
     "accept": _accept,
+    "take-as-seen": _take_as_seen,
     "pick": _pick,
     "undo": _undo,
     "redo": _redo,

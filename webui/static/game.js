@@ -95,11 +95,19 @@ function show(s) {
       el("button", { type: "button", class: "btn small", id: "accept", on: { click: () => send("accept") } }, t("game.accept")),
       el("button", { type: "button", class: "btn small", id: "undo-flag", on: { click: () => send("undo") } }, t("game.undo"))));
   } else flag.replaceChildren();
+  // The referee cannot explain the table: say so, with its reasons, and offer one tap.
+  const lost = document.getElementById("unclear");
+  if (g.unclear && !g.flag) {
+    lost.replaceChildren(el("div", { class: "verdict unclear" },
+      el("b", {}, `? ${t("game.unclear")} `), (g.unclear.notes || []).join("; "), " ",
+      el("button", { type: "button", class: "btn small", id: "take-as-seen", on: { click: () => send("take-as-seen") } }, t("game.take-as-seen"))));
+  } else lost.replaceChildren();
   document.getElementById("history").replaceChildren(...g.log.slice().reverse().map((e) =>
-    el("li", { "data-event": e.event, "data-legal": String(e.legal) },
-      e.move ? `${e.move.player}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.event} `,
+    el("li", { "data-event": e.event, "data-kind": e.kind || "", "data-legal": String(e.legal) },
+      e.move ? `${e.move.player}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.kind === "unclear" ? "?" : e.event} `,
       e.legal === false ? el("b", { class: "error" }, `✘ ${e.rule}`) : (e.legal ? "✔" : ""),
-      e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.join(", ")} · Castrum ${e.round.castrum.join(", ")} · Forum ${e.round.forum.join(", ")}`) : "")));
+      e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.join(", ")} · Castrum ${e.round.castrum.join(", ")} · Forum ${e.round.forum.join(", ")}`) : "",
+      (e.notes && e.notes.length) ? el("small", { class: "notes" }, ` — ${e.notes.join("; ")}`) : "")));
   renderEntry();
   renderPicks(g);
 }
