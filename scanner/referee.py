@@ -14,6 +14,8 @@ come from `scanner.rules.game`, never from a second copy here.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from scanner.changes import (
     AMBIGUOUS_LATRINA,
     FORUM_SHAPES,
@@ -114,15 +116,22 @@ class Referee:
             # Latrina or taken back now are the round's scoring being carried out.
             if is_empty(seen.with_(latrina={})) and not is_empty(game.state):
                 return self._record(Ruling("cleared", round_result=self.end_round()))
-            return self._record(
-                Ruling(
-                    "none", notes=("the round is over: clear the buildings to start the next one",)
+            # The round's last placement (a flag accepted) taken back puts the round back.
+            back = self._taken_back(seen.with_(supply=game.state.supply))
+            if back is None:
+                return self._record(
+                    Ruling(
+                        "none",
+                        notes=("the round is over: clear the buildings to start the next one",),
+                    )
                 )
-            )
+            return self._judge(seen, [back])
+        return self._judge(seen, [])
 
+    def _judge(self, seen: BoardState, notes: list[str]) -> Ruling:
+        game = self.game
         self.held.forget_moved(seen)
         seen = self._as_the_game_sees(seen)
-        notes: list[str] = []
         if self.flagged is not None and infer(game.state, seen).kind == "none":
             self.flagged = None
             notes.append("the flagged placement was taken back")
@@ -131,17 +140,15 @@ class Referee:
             notes.append(kept)
         ruling = infer(game.state, seen)
         if ruling.kind == "unclear":
-            back = self._taken_back(seen)
+            ruling = self._after_rereads(seen) or ruling
+        grown = ruling.kind == "placement" and ruling.move.player != game.current_player
+        if ruling.kind == "unclear" or grown:
+            back = self._taken_back(seen, grown)
             if back:
                 notes.append(back)
                 ruling = infer(game.state, seen)
         if ruling.kind == "unclear":
-            ruling = (
-                self._after_rereads(seen)
-                or self._forum_with_misread(seen)
-                or self._in_turn_order(seen)
-                or ruling
-            )
+            ruling = self._forum_with_misread(seen) or self._in_turn_order(seen) or ruling
         if notes:
             ruling = Ruling(
                 ruling.kind,
@@ -168,6 +175,7 @@ class Referee:
                     )
                 )
             self.place(ruling.move, ruling.verdict)
+            self.flagged = None  # a legal placement made instead of it
             if game.current_player is None:
                 ruling = Ruling(
                     ruling.kind,
@@ -199,22 +207,33 @@ class Referee:
         self.flagged = self.lost = None
         return self._record(out)
 
-    def _taken_back(self, seen: BoardState) -> str | None:
-        """Placements of this round that are no longer on the table (a flag the players first
-        accepted, then took back): the game goes back to before the latest of them that leaves
-        the board seen as one placement or nothing. Returns a note, or None."""
-        for i in range(len(self.history) - 1, -1, -1):
-            _, before, snapshot = self.history[i]
-            if infer(before, seen.with_(supply=before.supply)).kind not in ("none", "placement"):
-                continue
-            moves = ", ".join(
-                f"{m.player}'s {dice_text(m.dice)} in the {m.building.capitalize()}"
-                for m, _, _ in self.history[i:]
-            )
-            self.game.restore(snapshot, "taken back off the table")
-            del self.history[i:]
-            return f"taken back off the table: {moves}"
-        return None
+    def _taken_back(self, seen: BoardState, grown: bool = False) -> str | None:
+        """This round's last placement is no longer on the table as it was accepted: the game
+        goes back to before it (the turn with it) when that leaves nothing new (a flag first
+        accepted, then taken back) or one legal placement of the same player in its place; or,
+        with `grown`, one placement (legal or not) of the same player in the same building (a
+        die of it hidden or nudged out when it first settled). Somebody else's dice seen from
+        further back are never reason enough: a hand over a building looks like that. Returns
+        a note, or None."""
+        if not self.history:
+            return None
+        last, before, snapshot = self.history[-1]
+        # Dice accepted before it may read differently now (a misread put right).
+        fixed, misread = rereads(before, seen)
+        again = infer(fixed, seen.with_(supply=before.supply))
+        same_player = again.kind == "placement" and again.move.player == last.player
+        if grown and not (same_player and again.move.building == last.building):
+            return None  # legal or not: the whole placement is judged again
+        if not grown and not (again.kind == "none" or (same_player and again.verdict.legal)):
+            return None
+        self.game.restore(snapshot, "a placement read again" if grown else "taken back")
+        self.history.pop()
+        if misread:
+            self.game.correct(fixed, "; ".join(misread))
+        what = f"{last.player}'s {dice_text(last.dice)} in the {last.building.capitalize()}"
+        if grown:
+            return f"{what} now reads {dice_text(again.move.dice)}"
+        return f"taken back off the table: {what}"
 
     def _in_turn_order(self, seen: BoardState) -> Ruling | None:
         """Several placements seen at once (a settled board the camera missed, a hand over the
@@ -259,6 +278,10 @@ class Referee:
         so the misread stays the accepted reading until it is read right or corrected."""
         player = self.game.current_player
         before = self.game.state
+        added, removed = differences(before, seen)
+        if any(b != "forum" for b, _ in (*added, *removed)):
+            return None  # something else changed too: not this
+        had = Counter(before.forum)
         for dice in FORUM_SHAPES:
             move = Move(player, "forum", dice)
             verdict = check(before, move)
@@ -270,7 +293,13 @@ class Referee:
             ):
                 continue
             off = [i for i, (a, b) in enumerate(zip(want, seen.forum, strict=True)) if a != b]
-            if len(off) == 1 and want[off[0]].player == seen.forum[off[0]].player:
+            # The misread die must be one already accepted: a new die read otherwise is
+            # another placement, and recording this move would record the wrong dice.
+            if (
+                len(off) == 1
+                and want[off[0]].player == seen.forum[off[0]].player
+                and Counter(want)[want[off[0]]] <= had[want[off[0]]]
+            ):
                 i = off[0]
                 note = (
                     f"{want[i].player}'s Forum die in column {i + 1} reads "
