@@ -9,9 +9,10 @@ boards, half the flags first accepted and then taken back.
 Prints placements right (the accepted board equals the true one once the placement's board has
 settled), flags right (the true flag's rule was shown), rounds scored right, how often the
 referee was still asking once the true board had settled (`asked`: a board it could not
-explain, shown with the one-tap fix) and how often it asked or flagged in passing, on a
-disturbed board (`unclear_shown`, `flags_shown_wrongly`), boards silently wrong (the accepted
-board differs from the truth and nothing on the page says so) and games lost.
+explain, shown with the one-tap fix, which the players then tap), how often it asked or
+flagged in passing, on a disturbed board (`unclear_shown`, `flags_shown_wrongly`), boards
+silently wrong (the accepted board differs from the truth and nothing on the page says so)
+and games lost.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def session_feed(players: list[str]) -> tuple[Session, Callable[[str, dict | Non
     def feed(kind: str, state: dict | None) -> dict | None:
         if kind == "accept":  # the players overrule a flag the page shows
             return s.accept() if s.flag is not None else None
+        if kind == "take-as-seen":  # the one tap the page offers when the referee is lost
+            return s.take_as_seen()
         return s.observe(state)
 
     return s, feed
@@ -81,6 +84,9 @@ def judge(scenes, steps, session: Session, feed) -> dict:
         summary = session.summary()
         asking = summary["unclear"] is not None
         tally["asked"] += asking
+        if asking:  # the true board has settled and the page asks: the players tap
+            feed("take-as-seen", None)
+            summary = session.summary()
         flagged = [r for r in got if r.get("legal") is False]
         if expect.get("legal") is False:
             tally["flags"] += 1

@@ -207,6 +207,10 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
     if gone_elsewhere:
         return Ruling("unclear", move, verdict, (gone_elsewhere,))
     if not verdict.legal:
+        if removed:  # an illegal placement pushes nothing out: a die hidden or nudged away
+            return Ruling(
+                "unclear", move, verdict, ("Forum dice vanished while a placement was made",)
+            )
         return Ruling("placement", move, verdict)
 
     if building == "forum" and (

@@ -56,6 +56,10 @@ class Referee:
         # players can take one back.
         self.history: list[tuple[Move, BoardState, dict]] = []
         self.held = Corrections()
+        # The game just before a board was read on a guess (a die read anew with nothing
+        # placed; several placements in turn order), with how many placements it had and a
+        # note, until the next board, which may show that the guess was wrong.
+        self.guess: tuple[dict, BoardState, int, str] | None = None
 
     @property
     def accepted(self) -> BoardState:
@@ -138,17 +142,36 @@ class Referee:
         kept = self._play_went_on(seen)
         if kept:
             notes.append(kept)
+        guess, self.guess = self.guess, None
         ruling = infer(game.state, seen)
         if ruling.kind == "unclear":
             ruling = self._after_rereads(seen) or ruling
+        elif ruling.kind == "placement" and not self._clean(ruling):
+            # A placement that leaves the Forum out of order may be a die read anew instead.
+            ruling = self._after_rereads(seen, only_clean=True) or ruling
         grown = ruling.kind == "placement" and ruling.move.player != game.current_player
-        if ruling.kind == "unclear" or grown:
+        # (An empty board is also what taking back the round's first placement leaves.)
+        if ruling.kind in ("unclear", "cleared") or grown:
             back = self._taken_back(seen, grown)
             if back:
                 notes.append(back)
                 ruling = infer(game.state, seen)
         if ruling.kind == "unclear":
             ruling = self._forum_with_misread(seen) or self._in_turn_order(seen) or ruling
+        if not self._clean(ruling) and guess is not None:
+            # The last board was read on a guess: a die taken as misread may have been a
+            # placement with a die nudged away, two placements in turn order one placement
+            # with a die read in another colour. When the board before the guess explains
+            # this one as one placement of the player then to play, it was that.
+            snapshot, board, depth, why = guess
+            alt = infer(board, seen.with_(supply=board.supply))
+            pos = snapshot["turn"][1]
+            who = board.players[pos] if pos < len(board.players) else None
+            if alt.kind == "placement" and alt.move.player == who and not alt.notes:
+                self.game.restore(snapshot, why)
+                del self.history[depth:]
+                notes.append(why)
+                ruling = alt
         if notes:
             ruling = Ruling(
                 ruling.kind,
@@ -174,6 +197,13 @@ class Referee:
                         "placement", ruling.move, Verdict(False, no.rule, no.reason), ruling.notes
                     )
                 )
+            if ruling.move.building == "latrina":  # only the count was seen: a guess too
+                self.guess = (
+                    game.snapshot(),
+                    game.state,
+                    len(self.history),
+                    "what looked like a die put on the Latrina was a placement",
+                )
             self.place(ruling.move, ruling.verdict)
             self.flagged = None  # a legal placement made instead of it
             if game.current_player is None:
@@ -195,7 +225,7 @@ class Referee:
         seen = self._as_the_game_sees(seen)
         ruling = infer(self.game.state, seen)
         if ruling.kind != "placement" or ruling.move.player != self.game.current_player:
-            ruling = self._in_turn_order(seen) or ruling
+            ruling = self._in_turn_order(seen, pushes=True) or ruling
         if ruling.kind == "placement" and ruling.move.player == self.game.current_player:
             self.keep(ruling.move, seen)
             out = Ruling(
@@ -206,6 +236,15 @@ class Referee:
             out = Ruling("correction", notes=("the board was taken as the camera sees it",))
         self.flagged = self.lost = None
         return self._record(out)
+
+    def _clean(self, ruling: Ruling) -> bool:
+        """A legal placement of the player whose turn it is that explains the board exactly."""
+        return (
+            ruling.kind == "placement"
+            and ruling.verdict.legal
+            and not ruling.notes
+            and ruling.move.player == self.game.current_player
+        )
 
     def _taken_back(self, seen: BoardState, grown: bool = False) -> str | None:
         """This round's last placement is no longer on the table as it was accepted: the game
@@ -235,13 +274,19 @@ class Referee:
             return f"{what} now reads {dice_text(again.move.dice)}"
         return f"taken back off the table: {what}"
 
-    def _in_turn_order(self, seen: BoardState) -> Ruling | None:
+    def _in_turn_order(self, seen: BoardState, pushes: bool = False) -> Ruling | None:
         """Several placements seen at once (a settled board the camera missed, a hand over the
-        table): each player's new dice in one building, taken in turn order. All but the last
-        are placed here; the last is returned for `observe` to judge like any placement. None
-        when that does not explain the board."""
+        table): each player's new dice in one building, taken in turn order, `pushes` allowing
+        Forum dice pushed out on the way. All but the last are placed here; the last is
+        returned for `observe` to judge like any placement. None when that does not explain
+        the board."""
         added, removed = differences(self.game.state, seen)
-        if not 2 <= len(added) <= 6 or any(b != "forum" for b, _ in removed):
+        # Forum dice pushed out along the way only when the players say so (`take_as_seen`):
+        # on its own, a die gone from the Forum while another appears is more often one die
+        # read in another colour.
+        if not 2 <= len(added) <= 6 or (removed and not pushes):
+            return None
+        if any(b != "forum" for b, _ in removed):
             return None
         moves = placements_in_turn(self.game.state, self.game.current_player, added)
         if moves is None:
@@ -251,6 +296,13 @@ class Referee:
         after = verdict.state if verdict.legal else place_anyway(before, move)
         if differences(after, seen) != ({}, {}):
             return None
+        if not pushes:  # on the referee's own guess: remembered until the next board
+            self.guess = (
+                self.game.snapshot(),
+                self.game.state,
+                len(self.history),
+                "what looked like several placements was one",
+            )
         for earlier, judged in moves[:-1]:
             self.place(earlier, judged)
         note = "several placements at once, taken in turn order: " + ", ".join(
@@ -258,17 +310,27 @@ class Referee:
         )
         return Ruling("placement", move, verdict, (note,))
 
-    def _after_rereads(self, seen: BoardState) -> Ruling | None:
+    def _after_rereads(self, seen: BoardState, only_clean: bool = False) -> Ruling | None:
         """When dice already accepted now read differently (same player, same building, as
         many dice as before), take the new reading as a correction of an earlier misread; the
         ruling is then about what else changed (`observe` judges and applies it as usual).
-        None when that does not leave one placement or nothing."""
+        None when that does not leave one placement or nothing (with `only_clean`: nothing, or
+        one placement that explains the board exactly)."""
         fixed, notes = rereads(self.game.state, seen)
         if not notes:
             return None
         again = infer(fixed, seen)
         if again.kind not in ("placement", "none"):
             return None
+        if only_clean and not (again.kind == "none" or self._clean(again)):
+            return None
+        if again.kind == "none":  # remembered until the next board: see `_judge`
+            self.guess = (
+                self.game.snapshot(),
+                self.game.state,
+                len(self.history),
+                "a die taken as misread was a placement",
+            )
         self.game.correct(fixed, "; ".join(notes))
         return Ruling(again.kind, again.move, again.verdict, (*notes, *again.notes))
 
