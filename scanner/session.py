@@ -17,13 +17,24 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from scanner.errors import InputError
+from scanner.record import KINDS, TileRecord
 from scanner.referee import Referee, Ruling, infer
 from scanner.rules.game import Game
 from scanner.rules.io import NO_ROLL, parse_move
 from scanner.rules.placement import place_anyway
 from scanner.rules.state import BoardState
 
-UNDOABLE = ("observe", "place", "correct", "accept", "take-as-seen", "pick", "next-round")
+UNDOABLE = (
+    "observe",
+    "place",
+    "correct",
+    "accept",
+    "take-as-seen",
+    "pick",
+    "lay-out",
+    "repete",
+    "next-round",
+)
 
 
 class Store(Protocol):
@@ -89,8 +100,9 @@ class Session:
             raise InputError("store.corrupt", "the game record does not start with a new game")
         self.seating = list(head["players"])
         self.source: str | None = head.get("source")  # "demo" for the demo feed's games
-        self.referee = Referee(Game(self.seating, seed=head.get("seed", 0)))
-        self.picks: list[dict] = []
+        # The table deals the tiles: the game model only follows turns, rounds and chips.
+        self.referee = Referee(Game(self.seating, seed=head.get("seed", 0), deal=False))
+        self.tiles = TileRecord(self.seating)
         self.round_results: list[dict] = []
         self.log: list[dict] = []
         self.flag: dict | None = None  # the latest entry, when it is a flagged placement
@@ -160,10 +172,16 @@ class Session:
                 raise InputError("session.round-not-over", "the round is still being played")
             return Ruling("cleared", round_result=self.referee.end_round()).to_json()
         if kind == "pick":
-            self.picks.append(
-                {"round": len(self.round_results), **{k: e[k] for k in ("player", "kind", "tile")}}
-            )
+            # Not checked against the pick order again here: a record written before the
+            # order was checked still opens with every pick it holds.
+            self.tiles.pick(len(self.round_results), e["player"], e["kind"], e["tile"])
             return {"kind": "pick"}
+        if kind == "lay-out":
+            self.tiles.lay_out(self.game.round_no, e["provinces"], e["patricians"])
+            return {"kind": "lay-out"}
+        if kind == "repete":
+            self.tiles.spend(e["player"], self.game.holdings[e["player"]].repete)
+            return {"kind": "repete", "player": e["player"]}
         return {"kind": "ignored"}
 
     # ------------------------------------------------------------------ inputs
@@ -222,13 +240,33 @@ class Session:
         return self._record({"event": "accept", "state": state})
 
     def pick(self, player: str, kind: str, tile: Any) -> dict:
-        if player not in self.seating:
-            raise InputError("state.unknown-player", f"{player} is not in this game", "$.player")
-        if kind not in ("province", "patrician", "senate", "fortuna"):
+        """A tile taken after a round (None: nothing left to take), in the pick order."""
+        self._known(player)
+        if kind not in KINDS:
             raise InputError("value.kind", f"unknown tile kind {kind!r}", "$.kind")
         if not self.round_results:
             raise InputError("session.no-round", "tiles are picked after a round is scored")
+        order = TileRecord.pick_order(self.round_results[-1])
+        self.tiles.check_pick(len(self.round_results), player, kind, tile, order)
         return self._record({"event": "pick", "player": player, "kind": kind, "tile": tile})
+
+    def lay_out(self, provinces: Any, patricians: Any) -> dict:
+        """The province and patrician tiles laid out for the round being played."""
+        if self.game.over:
+            raise InputError("session.over", "the game is over")
+        self.tiles.check_lay_out(provinces, patricians)
+        event = {"event": "lay-out", "provinces": provinces, "patricians": patricians}
+        return self._record(event)
+
+    def spend_repete(self, player: str) -> dict:
+        """A Repete chip spent on a re-roll (the camera does not see rolls)."""
+        self._known(player)
+        self.tiles.check_spend(player, self.game.holdings[player].repete)
+        return self._record({"event": "repete", "player": player})
+
+    def _known(self, player: Any) -> None:
+        if player not in self.seating:
+            raise InputError("state.unknown-player", f"{player} is not in this game", "$.player")
 
     def next_round(self) -> dict:
         """Score the finished round and start the next (what clearing the table does on camera)."""
@@ -246,22 +284,49 @@ class Session:
 
     # ------------------------------------------------------------------ results
     def inventory(self) -> dict:
-        """The `alea final` input so far: tiles from the picks, chips from the rounds."""
-        kinds = {
-            "provinces": "province",
-            "patricians": "patrician",
-            "senate": "senate",
-            "fortuna": "fortuna",
+        """The `alea final` input so far: tiles from the picks, chips earned less spent."""
+        return self.tiles.inventory({p: self.game.holdings[p].repete for p in self.seating})
+
+    def record(self) -> dict:
+        """The whole game as the final score needs it: each round's tiles laid out, result,
+        tiles taken and chips, then the inventory derived from them."""
+        rounds = []
+        for n, result in enumerate(self.round_results, start=1):
+            rounds.append(
+                {
+                    "round": n,
+                    "laid_out": self.tiles.laid_out.get(n),
+                    "result": result,
+                    "picks": [p for p in self.tiles.picks if p["round"] == n],
+                    "chips_earned": result["repete"],
+                }
+            )
+        return {
+            "players": self.seating,
+            "rounds": rounds,
+            "chips_spent": dict(self.tiles.spent),
+            "inventory": self.inventory(),
         }
-        players = []
-        for p in self.seating:
-            # A pick of None records "nothing left to take"; it holds no tile.
-            mine = [x for x in self.picks if x["player"] == p and x["tile"] is not None]
-            held = {
-                key: [x["tile"] for x in mine if x["kind"] == kind] for key, kind in kinds.items()
-            }
-            players.append({"player": p, **held, "repete": self.game.holdings[p].repete})
-        return {"player_count": len(self.seating), "players": players}
+
+    def inventory_chips(self) -> dict[str, int]:
+        return {p["player"]: p["repete"] for p in self.inventory()["players"]}
+
+    def next_pick(self) -> dict | None:
+        """After a scored round: who takes what next, and what is there to take."""
+        if not self.round_results:
+            return None
+        n = len(self.round_results)
+        order = TileRecord.pick_order(self.round_results[-1])
+        done = sum(1 for p in self.tiles.picks if p["round"] == n)
+        if done >= len(order):
+            return None
+        player, kind = order[done]
+        return {
+            "index": done,
+            "player": player,
+            "kind": kind,
+            "choices": self.tiles.choices(n, kind),
+        }
 
     def summary(self) -> dict:
         g = self.game
@@ -274,7 +339,10 @@ class Session:
             "current_player": g.current_player,
             "state": g.state.to_json(),
             "log": self.log[-20:],
-            "picks": self.picks,
+            "picks": self.tiles.picks,
+            "chips": self.inventory_chips(),
+            "laid_out": self.tiles.laid_out.get(g.round_no),
+            "next_pick": self.next_pick(),
             "flag": self.flag,
             # The board the referee could not explain, and why: the page offers to take it.
             "unclear": None
@@ -287,7 +355,11 @@ class Session:
                 ),
             },
             "last_round": (
-                {"number": len(self.round_results), "result": self.round_results[-1]}
+                {
+                    "number": len(self.round_results),
+                    "result": self.round_results[-1],
+                    "order": TileRecord.pick_order(self.round_results[-1]),
+                }
                 if self.round_results
                 else None
             ),

@@ -364,3 +364,31 @@ def test_an_unclear_table_is_said_on_the_page_and_taken_with_one_tap(server, pag
     page.locator("#take-as-seen").click()
     page.wait_for_function("!document.querySelector('#unclear .verdict')")
     assert page.locator('[data-building="senatus"] [data-die="blue:4"]').count() == 1
+
+
+def test_tiles_laid_out_limit_the_picks_and_a_repete_chip_is_entered(server, page):
+    start_game(server, page, ["green", "blue"])
+    page.locator("#lay-out summary").click()
+    page.locator('#lay-out [data-lay=\'{"color":"red","value":4}\']').click()
+    page.locator('#lay-out [data-lay=\'{"color":"green","value":1}\']').click()
+    page.locator("#save-lay-out").click()
+    page.wait_for_function("document.querySelector('#lay-out summary').textContent.includes('(2)')")
+    place(page, "castrum", [3] * 8)
+    page.locator('#whose-turn[data-player="blue"]').wait_for()
+    place(page, "forum", [5])
+    page.locator("#next-round").click()
+    pending = page.locator("#picks li.pending")
+    pending.wait_for()
+    choices = pending.locator("[data-choice]")
+    assert choices.count() == 2  # only the two provinces laid out
+    assert "red IV" in choices.first.inner_text()
+    choices.first.click()
+    page.locator('#picks li[data-pick="0"] b').wait_for()
+    assert "red IV" in page.locator('#picks li[data-pick="0"] b').inner_text()
+    # Blue earned 7 chips (7 dice left over); on blue's turn one is spent on a re-roll.
+    page.locator('#whose-turn[data-player="blue"]').wait_for()
+    assert page.locator('[data-chips="blue"] .chip').inner_text().endswith("7")
+    page.locator("#spend-repete").click()
+    page.wait_for_function(
+        "document.querySelector('[data-chips=\"blue\"] .chip').textContent.endsWith('6')"
+    )

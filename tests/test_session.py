@@ -75,13 +75,19 @@ def test_picks_make_the_final_inventory():
     s.place({"player": "blue", "building": "forum", "dice": [1]})
     s.next_round()
     assert s.summary()["last_round"]["result"]["castrum"] == ["grey"]
+    assert s.summary()["last_round"]["result"]["forum"] == ["blue", "brown"]
     s.pick("grey", "province", {"color": "red", "value": 3})
-    s.pick("grey", "patrician", {"color": "red", "sex": "f", "value": 2})
+    # The pick order is the rulebook's: grey has no Forum die, so takes no patrician.
+    with pytest.raises(InputError) as err:
+        s.pick("grey", "patrician", {"color": "red", "sex": "f", "value": 2})
+    assert err.value.code == "session.pick-order"
+    s.pick("blue", "patrician", {"color": "red", "sex": "f", "value": 2})
     s.pick("brown", "patrician", None)  # nothing left to take
     inv = s.inventory()
     assert inv["players"][0]["provinces"] == [{"color": "red", "value": 3}]
+    assert inv["players"][2]["patricians"] == [{"color": "red", "sex": "f", "value": 2}]
     assert inv["players"][1]["patricians"] == [] and inv["players"][1]["repete"] == 7
-    assert [p["round"] for p in s.picks] == [1, 1, 1]
+    assert [p["round"] for p in s.tiles.picks] == [1, 1, 1]
     with pytest.raises(InputError):
         s.pick("yellow", "province", {"color": "red", "value": 1})
 

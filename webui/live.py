@@ -140,6 +140,14 @@ def _take_as_seen(data: dict):
     return hub().run(lambda s: s.take_as_seen(data.get("state")))  # no state: the unclear one
 
 
+def _lay_out(data: dict):
+    return hub().run(lambda s: s.lay_out(data.get("provinces", []), data.get("patricians", [])))
+
+
+def _repete(data: dict):
+    return hub().run(lambda s: s.spend_repete(data.get("player")))
+
+
 def _pick(data: dict):
     return hub().run(lambda s: s.pick(data.get("player"), data.get("kind"), data.get("tile")))
 
@@ -163,6 +171,8 @@ for _name, _action in {
     "correct": _correct,
     "accept": _accept,
     "take-as-seen": _take_as_seen,
+    "lay-out": _lay_out,
+    "repete": _repete,
     "pick": _pick,
     "undo": _undo,
     "redo": _redo,
@@ -191,6 +201,16 @@ def inventory():
     if snap.session is None:
         return jsonify(InputError("game.none", "no game in progress").to_json()), 404
     return jsonify(snap.session.inventory())
+
+
+@live.get("/record")
+def record():
+    """The game's record as the final score needs it: per round the tiles laid out, the
+    result, the tiles taken and the chips; the inventory derived from them."""
+    snap = hub()
+    if snap.session is None:
+        return jsonify(InputError("game.none", "no game in progress").to_json()), 404
+    return jsonify(snap.session.record())
 
 
 @live.get("/stream")

@@ -62,11 +62,19 @@ class Game:
     `current_player` is not None; then `end_round`, until `over`."""
 
     def __init__(
-        self, seating: Sequence[str], seed: int | None = None, chooser: Chooser | None = None
+        self,
+        seating: Sequence[str],
+        seed: int | None = None,
+        chooser: Chooser | None = None,
+        deal: bool = True,
     ) -> None:
+        """`deal=False`: the table deals, not this model. The tiles laid out, the Fortuna
+        tiles drawn and the tiles taken are the players' to record (a session does), so none
+        is drawn here and the holdings keep only Repete chips."""
         n = len(seating)
         BoardState.from_json({"players": list(seating)})  # validates colours and count
         self.seating = tuple(seating)
+        self.deal = deal
         self.rng = random.Random(seed)
         self.chooser = chooser or Chooser(random.Random(self.rng.random()))
         self.rounds = components.rounds(n)
@@ -95,8 +103,11 @@ class Game:
         self.roll_: tuple[int, ...] | None = None
         self.fortuna_drawn: dict[str, list[int]] = {}
         n = len(order)
-        self.provinces_shown = [self.province_pile.pop() for _ in range(n) if self.province_pile]
-        columns = self.state.forum_columns
+        shown = n if self.deal else 0
+        self.provinces_shown = [
+            self.province_pile.pop() for _ in range(shown) if self.province_pile
+        ]
+        columns = self.state.forum_columns if self.deal else 0
         self.patricians_shown = [
             self.patrician_pile.pop() for _ in range(columns) if self.patrician_pile
         ]
@@ -183,7 +194,7 @@ class Game:
         if not verdict.legal:
             return verdict
         self.state = verdict.state
-        if move.building == "templum":
+        if move.building == "templum" and self.deal:
             self.fortuna_drawn.setdefault(player, []).extend(self._draw_fortuna(len(move.dice)))
         if not self.state.supply.get(player):
             self.ending = True
@@ -254,6 +265,21 @@ class Game:
             "scored", round=self.round_no, state=self.state.to_json(), result=result.to_json()
         )
 
+        if self.deal:
+            self._hand_out_tiles(result)
+        for player, chips in result.repete.items():
+            self.holdings[player].repete += chips
+
+        self.first = (self.first + 1) % len(self.seating)  # play.first-player
+        if self.round_no < self.rounds:
+            self._start_round()
+        else:
+            self.round_no += 1
+            self._log("end", inventory=self.inventory())
+        return result
+
+    def _hand_out_tiles(self, result: RoundResult) -> None:
+        """score.*: Fortuna tiles kept, Senate cards, provinces and patricians in pick order."""
         if sum(len(d) for d in self.state.templum.values()) == 1:
             (lone,) = self.state.templum
             self.fortuna_drawn[lone].extend(self._draw_fortuna(1))
@@ -270,16 +296,6 @@ class Game:
             self._take(player, "province", self.provinces_shown, self.holdings[player].provinces)
         for player in result.forum:
             self._take(player, "patrician", self.patricians_shown, self.holdings[player].patricians)
-        for player, chips in result.repete.items():
-            self.holdings[player].repete += chips
-
-        self.first = (self.first + 1) % len(self.seating)  # play.first-player
-        if self.round_no < self.rounds:
-            self._start_round()
-        else:
-            self.round_no += 1
-            self._log("end", inventory=self.inventory())
-        return result
 
     def _take(self, player: str, kind: str, offered: list, into: list) -> None:
         if not offered:

@@ -79,6 +79,8 @@ function render() {
 
 function payload() {
   return {
+    // From the game page: its player count, so card IV is judged as the rules say.
+    ...(state.playerCount ? { player_count: state.playerCount } : {}),
     players: state.players.map((p) => ({
       player: p.player, provinces: p.provinces, patricians: p.patricians, senate: p.senate,
       fortuna: p.fortuna.flatMap((n, i) => Array(n).fill(i + 1)), repete: p.repete,
@@ -141,6 +143,7 @@ async function fromGame() {
   const res = await fetch("/api/game/inventory");
   if (!res.ok) return false;
   const inv = await res.json();
+  state.playerCount = inv.player_count;
   state.players = inv.players.map((p) => ({ player: p.player, provinces: p.provinces, patricians: p.patricians,
     senate: p.senate, fortuna: [1, 2, 3].map((v) => p.fortuna.filter((x) => x === v).length), repete: p.repete }));
   render();

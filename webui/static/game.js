@@ -110,48 +110,68 @@ function show(s) {
       (e.notes && e.notes.length) ? el("small", { class: "notes" }, ` — ${e.notes.join("; ")}`) : "")));
   renderEntry();
   renderPicks(g);
+  renderLayOut(g);
+  // Repete chips: the camera does not see re-rolls, so a chip spent is entered here.
+  const chips = document.getElementById("chips");
+  chips.replaceChildren(...g.players.map((p) => el("span", { class: "picker", "data-chips": p },
+    el("span", { class: `chip c-${p}` }, `${SYMBOL[p]} ${g.chips[p]}`),
+    p === who && g.chips[p] > 0 ? el("button", { type: "button", class: "btn small", id: "spend-repete",
+      on: { click: () => send("repete", { player: p }) } }, t("game.repete")) : "")));
 }
 
-// After a round: who takes what, in the rulebook's scoring order; tap the tile really taken.
-function pickOrder(result) {
-  return [
-    ...Object.entries(result.templum).flatMap(([p, n]) => Array(n).fill([p, "fortuna"])),
-    ...result.senatus.map((p) => [p, "senate"]),
-    ...result.castrum.map((p) => [p, "province"]),
-    ...result.forum.map((p) => [p, "patrician"]),
-  ];
-}
-
-function tileChoices(kind, taken) {
-  const has = (t) => taken.some((x) => JSON.stringify(x) === JSON.stringify(t));
-  if (kind === "fortuna") return [1, 2, 3].map((v) => [v, `Fortuna ${ROMAN[v]}`]);
-  if (kind === "province") return C.provinces.filter((t) => !has(t)).map((t) => [t, `${SYMBOL[t.color]} ${t.color} ${ROMAN[t.value]}`]);
-  if (kind === "patrician") return C.patricians.filter((t) => !has(t)).map((t) => [t, `${SYMBOL[t.color]} ${t.sex === "f" ? "♀" : "♂"}${ROMAN[t.value]}`]);
-  const cards = [...C.senate_singles, ...C.border_pairs.map((c) => ({ card: "XII", colors: c }))].filter((c) => !has(c));
-  const free = taken.filter((x) => x === "XIII").length;
-  if (free < 2) cards.push("XIII");
-  return cards.map((c) => [c, typeof c === "string" ? c : `XII ${SYMBOL[c.colors[0]]}${SYMBOL[c.colors[1]]}`]);
+// Tiles as players name them; what may be taken and in which order comes from the server.
+function tileText(kind, tile) {
+  if (tile === null) return t("game.nothing");
+  if (kind === "fortuna") return `Fortuna ${ROMAN[tile]}`;
+  if (kind === "province") return `${SYMBOL[tile.color] || ""} ${tile.color} ${ROMAN[tile.value]}`;
+  if (kind === "patrician") return `${SYMBOL[tile.color]} ${tile.sex === "f" ? "♀" : "♂"}${ROMAN[tile.value]}`;
+  return typeof tile === "string" ? tile : `XII ${SYMBOL[tile.colors[0]]}${SYMBOL[tile.colors[1]]}`;
 }
 
 function renderPicks(g) {
   const panel = document.getElementById("picks");
   const last = g.last_round;
   if (!last) { panel.hidden = true; return; }
-  const order = pickOrder(last.result);
   const done = g.picks.filter((p) => p.round === last.number);
+  const next = g.next_pick;
   panel.hidden = false;
-  const rows = order.map(([player, kind], i) => {
+  const rows = last.order.map(([player, kind], i) => {
     const pick = done[i];
     const label = el("span", {}, el("span", { class: `chip c-${player}` }, `${SYMBOL[player]} ${player}`), ` ${t("game.takes")} ${t("kind." + kind)}: `);
-    if (pick) return el("li", { "data-pick": i }, label, el("b", {}, pick.tile === null ? t("game.nothing") : JSON.stringify(pick.tile).replace(/[{}"]/g, "")));
-    if (i !== done.length) return el("li", { "data-pick": i }, label, "…");
-    const taken = g.picks.filter((p) => p.kind === kind && p.tile !== null).map((p) => p.tile);
+    if (pick) return el("li", { "data-pick": i }, label, el("b", {}, tileText(kind, pick.tile)));
+    if (!next || i !== next.index) return el("li", { "data-pick": i }, label, "…");
     return el("li", { "data-pick": i, class: "pending" }, label, el("div", { class: "grid" },
-      tileChoices(kind, taken).map(([tile, text]) => el("button", { type: "button", class: `tile c-${tile.color || "card"}`,
-        "data-choice": JSON.stringify(tile), on: { click: () => send("pick", { player, kind, tile }) } }, text)),
+      next.choices.map((tile) => el("button", { type: "button", class: `tile c-${tile.color || "card"}`,
+        "data-choice": JSON.stringify(tile), on: { click: () => send("pick", { player, kind, tile }) } }, tileText(kind, tile))),
       el("button", { type: "button", class: "tile", on: { click: () => send("pick", { player, kind, tile: null }) } }, t("game.nothing"))));
   });
   panel.replaceChildren(el("h2", {}, `${t("game.picks")} ${last.number}`), el("ol", {}, rows));
+}
+
+// The tiles laid out for the round being played: picks after it take only these.
+let layout = null, layoutOpen = false;  // kept across the re-renders every update brings
+function renderLayOut(g) {
+  const panel = document.getElementById("lay-out");
+  panel.hidden = !g.current_player;
+  if (panel.hidden) { layout = null; return; }
+  const saved = g.laid_out || { provinces: [], patricians: [] };
+  if (!layout || layout.round !== g.round) layout = { round: g.round, provinces: [...saved.provinces], patricians: [...saved.patricians] };
+  const taken = g.picks.map((p) => JSON.stringify(p.tile));
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const picker = (key, kind, pool) => el("div", { class: "grid" }, pool.filter((x) => !taken.includes(JSON.stringify(x))).map((tile) => {
+    const on = layout[key].some((x) => same(x, tile));
+    return el("button", { type: "button", class: `tile c-${tile.color}${on ? " on" : ""}`, "aria-pressed": String(on),
+      "data-lay": JSON.stringify(tile), on: { click: () => {
+        layout[key] = on ? layout[key].filter((x) => !same(x, tile)) : [...layout[key], tile];
+        renderLayOut(snap.game);
+      } } }, tileText(kind, tile));
+  }));
+  panel.replaceChildren(el("details", { open: layoutOpen, on: { toggle: (e) => { layoutOpen = e.target.open; } } },
+    el("summary", {}, `${t("game.lay-out")} (${saved.provinces.length + saved.patricians.length})`),
+    el("h3", {}, t("kind.province")), picker("provinces", "province", C.provinces),
+    el("h3", {}, t("kind.patrician")), picker("patricians", "patrician", C.patricians),
+    el("button", { type: "button", class: "btn", id: "save-lay-out",
+      on: { click: () => send("lay-out", { provinces: layout.provinces, patricians: layout.patricians }) } }, t("game.save-lay-out"))));
 }
 
 function renderEntry() {
