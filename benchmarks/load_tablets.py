@@ -32,7 +32,7 @@ def start_server(threads: int = 32) -> tuple[str, int]:
     loop = start(app, None)
     # The demo camera keeps streaming but does not play: the benchmark's own moves are the
     # only state changes, so each one can be counted at every tablet.
-    loop.on_settled = lambda state: None
+    loop.on_settled = lambda state, unsure: None
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -110,8 +110,9 @@ class Referee:
         return self.held.apply(seen.with_(supply=self.game.state.supply))
 
     # ------------------------------------------------------------------ a settled board
-    def observe(self, seen: BoardState) -> Ruling:
-        """Judge a newly settled state against the accepted one."""
+    def observe(self, seen: BoardState, unsure: list[dict] | tuple = ()) -> Ruling:
+        """Judge a newly settled state against the accepted one. `unsure`: the dice the
+        camera is not sure of; a flag is never built on one (the page asks instead)."""
         game = self.game
         if game.current_player is None:
             if set(seen.players) == set(game.state.players):
@@ -129,10 +130,10 @@ class Referee:
                         notes=("the round is over: clear the buildings to start the next one",),
                     )
                 )
-            return self._judge(seen, [back])
-        return self._judge(seen, [])
+            return self._judge(seen, [back], unsure)
+        return self._judge(seen, [], unsure)
 
-    def _judge(self, seen: BoardState, notes: list[str]) -> Ruling:
+    def _judge(self, seen: BoardState, notes: list[str], unsure=()) -> Ruling:
         game = self.game
         self.held.forget_moved(seen)
         seen = self._as_the_game_sees(seen)
@@ -180,7 +181,16 @@ class Referee:
                 (*notes, *ruling.notes),
                 ruling.round_result,
             )
-        if ruling.kind == "unclear":
+        if ruling.kind == "placement" and not ruling.verdict.legal:
+            doubt = _doubtful(ruling.move, unsure)
+            if doubt is not None:
+                ruling = Ruling(
+                    "unsure",
+                    ruling.move,
+                    None,
+                    (f"{doubt}? The camera is not sure of this die: check it", *ruling.notes),
+                )
+        if ruling.kind in ("unclear", "unsure"):
             self.lost = seen
             return self._record(ruling)
         self.lost = None
@@ -401,3 +411,16 @@ class Referee:
     def _record(self, ruling: Ruling) -> Ruling:
         self.rulings.append(ruling)
         return ruling
+
+
+def _doubtful(move: Move, unsure) -> str | None:
+    """The first die of `move` the camera is not sure of, as the page asks it ('blue 4'), or
+    None. A die of unknown colour in the move's building counts: it may be the placer's."""
+    for d in unsure:
+        if d["building"] != move.building:
+            continue
+        if d["player"] is None:
+            return f"a die of unknown colour, {d['value']}"
+        if d["player"] == move.player and d["value"] in move.dice:
+            return f"{d['player']} {d['value']}"
+    return None

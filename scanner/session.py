@@ -20,7 +20,7 @@ from scanner.errors import InputError
 from scanner.record import KINDS, TileRecord
 from scanner.referee import Referee, Ruling, infer
 from scanner.rules.game import Game
-from scanner.rules.io import NO_ROLL, parse_move
+from scanner.rules.io import NO_ROLL, parse_move, parse_unsure
 from scanner.rules.placement import place_anyway
 from scanner.rules.state import BoardState
 
@@ -126,7 +126,7 @@ class Session:
         kind = e["event"]
         if kind == "observe":
             seen = BoardState.from_json(e["state"], "$.state", strict=False)
-            ruling = self.referee.observe(seen).to_json()
+            ruling = self.referee.observe(seen, e.get("unsure", [])).to_json()
             if ruling.get("legal") is False:
                 self.flag = {**ruling, "state": seen.to_json()}
             return ruling
@@ -191,12 +191,15 @@ class Session:
         self.replay()
         return self.log[-1] if self.log else {}
 
-    def observe(self, state: dict) -> dict | None:
-        """A settled camera state. Nothing is recorded when nothing changed."""
+    def observe(self, state: dict, unsure: Any = None) -> dict | None:
+        """A settled camera state, and the dice in it the camera is not sure of (building,
+        player or None, value). Nothing is recorded when nothing changed."""
         seen = BoardState.from_json(state, "$.state", strict=False)
+        doubts = parse_unsure(unsure, seen.players)
         if not self.referee.news(seen):
             return None
-        return self._record({"event": "observe", "state": seen.to_json()})
+        event = {"event": "observe", "state": seen.to_json()}
+        return self._record({**event, **({"unsure": doubts} if doubts else {})})
 
     def take_as_seen(self, state: dict | None = None) -> dict:
         """The one tap when the referee cannot explain the table: the board is what the camera
@@ -350,7 +353,11 @@ class Session:
             else {
                 "state": self.referee.lost.to_json(),
                 "notes": next(
-                    (e.get("notes", []) for e in reversed(self.log) if e.get("kind") == "unclear"),
+                    (
+                        e.get("notes", [])
+                        for e in reversed(self.log)
+                        if e.get("kind") in ("unclear", "unsure")
+                    ),
                     [],
                 ),
             },

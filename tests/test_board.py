@@ -283,3 +283,18 @@ def test_detector_output_with_a_colour_the_game_does_not_know_is_unknown():
     assert Detection.of(odd, strict=False).color is None
     with pytest.raises(InputError):
         Detection.of(odd)
+
+
+def test_unsure_dice_are_those_of_unknown_colour_or_low_confidence_in_a_building():
+    r = read(
+        [
+            die(*SENATUS, "brown", 2, conf=0.95),
+            die(*CASTRUM, "blue", 6, conf=0.55),
+            die(*TEMPLUM, None, 4),
+            die(210, 280, "green", 3, conf=0.5),  # off every zone: nobody's placement
+        ]
+    )
+    assert r.unsure() == [
+        {"building": "castrum", "player": "blue", "value": 6},
+        {"building": "templum", "player": None, "value": 4},
+    ]

@@ -64,7 +64,7 @@ def camera_server(tmp_path_factory):
         lambda: itertools.repeat(frame.image),
         load_layout(app),
         lambda board: oracle(frame, cal),
-        lambda s: None,
+        lambda state, unsure: None,
         lambda: ["grey", "brown", "blue", "green"],
         fps=5,
     )

@@ -2,6 +2,8 @@
 hold, take-backs of every kind seen, missed settled boards, and one tap when it is lost
 (issue #23's defects 2, 4, 9 and 10). Each goes through `Session`, as `alea serve` does."""
 
+import pytest
+
 from scanner.session import MemoryStore, Session
 
 PLAYERS = ["grey", "brown", "blue"]
@@ -112,3 +114,30 @@ def test_an_unclear_board_is_said_and_taken_as_seen_with_one_tap():
     # The game resumes from the log as it was taken.
     again = Session(s.store)
     assert again.game.state == s.game.state and again.summary()["unclear"] is None
+
+
+def test_a_die_the_camera_is_unsure_of_never_grounds_a_flag():
+    """The page asks 'blue 4?' instead of flagging; once the die is read surely, it is judged."""
+    s = session()
+    s.observe(board(senatus={"grey": [3, 4]}))
+    same = board(senatus={"grey": [3, 4], "brown": [3, 4]})  # senatus.identical, if true
+    r = s.observe(same, [{"building": "senatus", "player": "brown", "value": 4}])
+    assert r["kind"] == "unsure" and r["notes"][0].startswith("brown 4?")
+    assert s.summary()["flag"] is None and s.summary()["unclear"]["notes"][0].startswith("brown 4?")
+    assert s.game.current_player == "brown"
+    r = s.observe(same)  # read again, surely this time
+    assert r["rule"] == "senatus.identical" and s.summary()["unclear"] is None
+    # A die of unknown colour in the building is doubt enough too.
+    s2 = session()
+    s2.observe(board(senatus={"grey": [3, 4]}))
+    r = s2.observe(same, [{"building": "senatus", "player": None, "value": 4}])
+    assert r["kind"] == "unsure"
+
+
+def test_unsure_dice_are_checked_like_any_input():
+    from scanner.errors import InputError
+
+    s = session()
+    with pytest.raises(InputError) as err:
+        s.observe(board(), [{"building": "senatus", "player": "pink", "value": 4}])
+    assert err.value.path == "$.unsure[0].player"

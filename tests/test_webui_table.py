@@ -25,7 +25,7 @@ def run_loop(frames, detect, players=("grey", "brown", "blue", "green")):
         lambda: iter(frames),
         default_layout(),
         detect,
-        settled.append,
+        lambda state, unsure: settled.append(state),
         lambda: list(players),
         fps=1000,
     )

@@ -125,7 +125,7 @@ def _place(data: dict):
 
 
 def _observe(data: dict):
-    return hub().run(lambda s: s.observe(data.get("state")))
+    return hub().run(lambda s: s.observe(data.get("state"), data.get("unsure")))
 
 
 def _correct(data: dict):

@@ -69,16 +69,17 @@ def overlay(frame: np.ndarray, status, calibration) -> np.ndarray:
 
 
 class TableLoop(threading.Thread):
-    """Frames in, settled boards out to `on_settled(state_json)`; `players()` says who sits
-    where now (seating rotates every round). A source may yield a sentence instead of a frame
-    when it has none (no webcam yet): the status shows it and the loop waits for the next."""
+    """Frames in, settled boards out to `on_settled(state_json, unsure_dice)`; `players()`
+    says who sits where now (seating rotates every round). A source may yield a sentence
+    instead of a frame when it has none (no webcam yet): the status shows it and the loop
+    waits for the next."""
 
     def __init__(
         self,
         frames: Callable[[], Iterator[np.ndarray | str]],
         layout,
         detect,
-        on_settled: Callable[[dict], None],
+        on_settled: Callable[[dict, list[dict]], None],
         players: Callable[[], list[str] | None],
         fps: float = 5.0,
         on_restart: Callable[[], None] | None = None,
@@ -145,7 +146,7 @@ class TableLoop(threading.Thread):
                 live.players = self.players()
                 status = live.process(frame)
                 if status.changed and status.settled is not None and status.settled.seen:
-                    self.on_settled(status.settled.seen.to_json())
+                    self.on_settled(status.settled.seen.to_json(), status.settled.unsure())
                 cal = live.calibrator.current if status.board_found else None
                 ok, jpg = cv2.imencode(
                     ".jpg", overlay(frame, status, cal), [cv2.IMWRITE_JPEG_QUALITY, 80]
@@ -214,11 +215,11 @@ def start(
         def feeds() -> bool:
             return True
 
-    def on_settled(state: dict) -> None:
+    def on_settled(state: dict, unsure: list[dict]) -> None:
         if hub.session is not None and feeds():
             # A reading the referee cannot use is left out; the frame's status shows it.
             with contextlib.suppress(InputError):
-                hub.run(lambda s: s.observe(state))
+                hub.run(lambda s: s.observe(state, unsure))
 
     def current_players() -> list[str] | None:
         s = hub.session

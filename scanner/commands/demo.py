@@ -64,7 +64,7 @@ def replay(frames, live, session) -> list[dict]:
         status = live.process(frame.image)
         if status.changed and status.settled is not None and status.settled.seen is not None:
             live.players = list(session.game.state.players)  # seating rotates each round
-            outcome = session.observe(status.settled.seen.to_json())
+            outcome = session.observe(status.settled.seen.to_json(), status.settled.unsure())
             if outcome is not None:
                 events.append({"frame": frame.name, **outcome})
     return events

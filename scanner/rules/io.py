@@ -70,3 +70,21 @@ def parse_round(data: Any) -> BoardState:
             )
         return BoardState.from_json(data["state"], "$.state")
     return BoardState.from_json(data, "$")
+
+
+def parse_unsure(data: Any, players: tuple[str, ...], path: str = "$.unsure") -> list[dict]:
+    """The dice a camera reading is not sure of: `[{"building", "player" (or null), "value"}]`."""
+    if data is None:
+        return []
+    out = []
+    for i, d in enumerate(expect_list(data, path)):
+        where = f"{path}[{i}]"
+        obj = expect_object(d, where, ("building", "player", "value"))
+        if obj.get("building") not in BUILDINGS:
+            raise InputError("value.building", f"unknown building {obj.get('building')!r}", where)
+        player = obj.get("player")
+        if player is not None:
+            expect_player(player, f"{where}.player", players)
+        (value,) = expect_dice([obj.get("value")], f"{where}.value")
+        out.append({"building": obj["building"], "player": player, "value": value})
+    return out

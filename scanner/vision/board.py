@@ -139,6 +139,11 @@ class PlacedDie:
         return out
 
 
+# A die read with less confidence than this is shown as a question, never flagged. Not tuned
+# on validation data yet: a cautious floor under the detector's own 0.5 threshold.
+UNSURE_BELOW = 0.6
+
+
 @dataclass
 class BoardReading:
     """The board stage's output: the state (None if there is no board), every die, warnings."""
@@ -149,6 +154,15 @@ class BoardReading:
     # The board exactly as seen, rules or not (parsed with strict=False): what the referee
     # judges. `state` is the closest legal one, for `alea scan` and `alea round`.
     seen: BoardState | None = None
+
+    def unsure(self) -> list[dict]:
+        """Dice in a building whose reading the referee must not build a flag on: colour
+        unknown, or read with a confidence under `UNSURE_BELOW`."""
+        return [
+            {"building": d.building, "player": d.color, "value": d.value}
+            for d in self.dice
+            if d.building is not None and (d.color is None or d.detection.confidence < UNSURE_BELOW)
+        ]
 
     def to_json(self) -> dict:
         return {
