@@ -156,7 +156,7 @@ class DemoFeed:
     seed: int = 7
     players: int = 4
     rounds: int = 1
-    hold: int = 8  # frames a settled scene lasts (stillness 3 + a 3-of-5 vote)
+    hold: int = 8  # frames a settled scene lasts (stillness 2 + a 2-of-3 vote, and margin)
     hand_hold: int = 2
     size: tuple[int, int] = (1280, 720)
     layout: Layout = field(default_factory=default_layout)

@@ -10,7 +10,10 @@ referee would flag an illegal move that never happened. So the live loop reads a
    far more. A large change is accepted only once it has stayed still for a long while (a
    lighting change, a moved lamp), never at once;
 3. the board readings of the last N still frames vote, and one reading has a clear majority
-   (`DiceVote`): a die misread in one frame of five does not reach the referee.
+   (`DiceVote`): a die misread in one frame does not reach the referee. The live loop votes
+   2 of 3 after 2 still frames: the flag is on the tablet within a second of the dice coming
+   to rest at 10 frames a second (`benchmarks/flag_latency.py`), and a one-frame misread is
+   still outvoted; what slips through as a settled board is the referee's to sort out.
 
 Everything works on the rectified board at a coarse 1 px/mm, so the thresholds are areas in mm².
 """
@@ -126,8 +129,8 @@ class Settler:
     def __init__(
         self,
         px_per_mm: float,
-        still_frames: int = 3,
-        window: int = 5,
+        still_frames: int = 2,
+        window: int = 3,
         quorum: float = 0.6,
         max_change_mm2: float = 24 * DIE_AREA_MM2,
         relearn_frames: int = 150,
