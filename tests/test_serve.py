@@ -1,0 +1,92 @@
+"""`alea serve` as its users run it, in its own process: manual entry only with --no-camera,
+a game that survives the server being killed and started again."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from tests.cli import ROOT, alea, assert_bad_input
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve(data, port, *extra):
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scanner",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"{url}/api/game", timeout=2).read()
+            return proc, url
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(proc.stderr.read())
+
+
+def call(url, path, body=None, pin=None):
+    req = urllib.request.Request(
+        url + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **({"X-Alea-Pin": pin} if pin else {})},
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.loads(res.read())
+
+
+def pin_of(proc):
+    line = proc.stderr.readline()
+    assert "game PIN" in line, line
+    return line.split("game PIN ")[1].split(")")[0]
+
+
+def test_no_camera_is_manual_entry_and_a_killed_server_resumes_its_game(tmp_path):
+    port = free_port()
+    proc, url = serve(tmp_path, port, "--no-camera")
+    try:
+        pin = pin_of(proc)
+        assert call(url, "/api/game/table")["running"] is False
+        call(url, "/api/game/new", {"players": ["grey", "blue"]}, pin)
+        move = {"player": "grey", "building": "senatus", "dice": [2, 3]}
+        call(url, "/api/game/place", {"move": move}, pin)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    proc, url = serve(tmp_path, port, "--no-camera")
+    try:
+        game = call(url, "/api/game")["game"]
+        assert game["state"]["senatus"] == {"grey": [2, 3]} and game["current_player"] == "blue"
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_no_camera_and_a_camera_exclude_each_other(tmp_path):
+    rc, out, err = alea("serve", "--no-camera", "--camera", "0", "--data", str(tmp_path))
+    assert_bad_input(rc, out, err, "value.conflict", "--camera")
