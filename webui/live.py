@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -31,22 +32,45 @@ class GameHub:
         self.cond = threading.Condition()
         self.version = 0
         self.session: Session | None = None
+        self.warning: str | None = None  # why the last game could not be opened, if so
         if self.path.exists():
-            self.session = Session(GameStore(self.path))
+            try:
+                if self.path.stat().st_size == 0:  # opening it would write a fresh schema
+                    raise InputError("store.empty", "the file is empty")
+                self.session = Session(GameStore(self.path))
+            except (InputError, sqlite3.Error, ValueError, TypeError, KeyError) as exc:
+                # Never refuse to start over one file: keep it aside, untouched, and say so.
+                aside = self._free_name("unreadable")
+                self.path.rename(aside)
+                why = getattr(exc, "message", str(exc))
+                self.warning = f"the last game could not be opened ({why}); kept as {aside.name}"
+
+    def _free_name(self, stem: str) -> Path:
+        n = 1
+        while (name := self.path.with_name(f"{stem}-{n}.alea")).exists():
+            n += 1
+        return name
 
     def new_game(self, players: list[str], seed: int = 0, source: str | None = None) -> None:
         """Start a game; the one in progress is kept under a numbered name, never deleted.
-        `source` marks who started it (`demo` for the demo feed's games)."""
+        `source` marks who started it (`demo` for the demo feed's games). The new file is
+        built aside and renamed into place, so a kill at any moment leaves either the old game
+        or the new one as the current game, never a half-made file."""
         with self.cond:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            fresh = self.path.with_name(f".{GAME_NAME}.new")
+            for leftover in (fresh, *fresh.parent.glob(f"{fresh.name}-*")):
+                leftover.unlink(missing_ok=True)  # a build a kill interrupted
+            store = GameStore(fresh)
+            Session(store, players=players, seed=seed, source=source)
+            store.close()  # checkpointed: the whole game is in the one file
             if self.path.exists():
-                n = 1
-                while (old := self.path.with_name(f"game-{n}.alea")).exists():
-                    n += 1
                 if self.session is not None:
                     self.session.store.close()
-                self.path.rename(old)
-            self.session = Session(GameStore(self.path), players=players, seed=seed, source=source)
+                self.path.rename(self._free_name("game"))
+            fresh.rename(self.path)
+            self.session = Session(GameStore(self.path))
+            self.warning = None
             self._changed()
 
     def run(self, action: Callable[[Session], object]) -> object:
@@ -64,7 +88,7 @@ class GameHub:
     def snapshot(self) -> dict:
         with self.cond:
             body = self.session.summary() if self.session else None
-            return {"version": self.version, "game": body}
+            return {"version": self.version, "game": body, "warning": self.warning}
 
     def wait(self, seen: int, timeout: float) -> bool:
         """Block until the version differs from `seen` (True) or the timeout passes."""

@@ -76,6 +76,9 @@ function correctDie(state, w, player, value) {
 function show(s) {
   snap = s;
   const g = s.game;
+  const warning = document.getElementById("warning");
+  warning.hidden = !s.warning;
+  warning.textContent = s.warning || "";
   document.getElementById("no-game").hidden = !!g;
   document.getElementById("entry").hidden = !g;
   const status = document.getElementById("status");
