@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import json
 from typing import Any, Protocol
 
 from scanner.errors import InputError
@@ -107,16 +108,20 @@ class Session:
         self.log: list[dict] = []
         self.flag: dict | None = None  # the latest entry, when it is a flagged placement
         for e in events[1:]:
-            self.flag = None  # only the latest entry's flag can be accepted
-            try:
-                outcome = self._apply(e)
-            except (InputError, ValueError, KeyError, TypeError) as exc:
-                # An entry that no longer applies (e.g. after an undo before it) is kept in the
-                # log and shown, never allowed to stop the game from opening.
-                outcome = {"kind": "error", "message": getattr(exc, "message", str(exc))}
-            if outcome.get("kind") == "cleared" and "round" in outcome:
-                self.round_results.append(outcome["round"])
-            self.log.append({"id": e["id"], "event": e["event"], **outcome})
+            self._step(e)
+
+    def _step(self, e: dict) -> None:
+        """Apply one effective event of the log (replaying it, or just recorded)."""
+        self.flag = None  # only the latest entry's flag can be accepted
+        try:
+            outcome = self._apply(e)
+        except (InputError, ValueError, KeyError, TypeError) as exc:
+            # An entry that no longer applies (e.g. after an undo before it) is kept in the
+            # log and shown, never allowed to stop the game from opening.
+            outcome = {"kind": "error", "message": getattr(exc, "message", str(exc))}
+        if outcome.get("kind") == "cleared" and "round" in outcome:
+            self.round_results.append(outcome["round"])
+        self.log.append({"id": e["id"], "event": e["event"], **outcome})
 
     @property
     def game(self) -> Game:
@@ -186,10 +191,12 @@ class Session:
 
     # ------------------------------------------------------------------ inputs
     def _record(self, event: dict) -> dict:
-        """Append first (durability), then rebuild from the log."""
-        self.store.append(event)
-        self.replay()
-        return self.log[-1] if self.log else {}
+        """Append first (durability), then apply it. A new event (not undo or redo) extends
+        the effective log by itself, so applying it to the game as it stands is the replay of
+        the whole log, without the replay's cost growing with the evening."""
+        event_id = self.store.append(event)
+        self._step({**json.loads(json.dumps(event)), "id": event_id})  # as the log reads back
+        return self.log[-1]
 
     def observe(self, state: dict, unsure: Any = None) -> dict | None:
         """A settled camera state, and the dice in it the camera is not sure of (building,

@@ -238,3 +238,24 @@ def test_a_camera_flag_is_accepted_with_the_board_as_seen():
     assert s.summary()["flag"]["rule"] == "senatus.not-a-run"
     s.accept()
     assert s.game.state.senatus == {"grey": (1, 3)} and s.game.current_player == "brown"
+
+
+def test_a_live_session_equals_its_log_replayed():
+    """Events are applied as they come, not by replaying the log each time: the game as it
+    stands must be the replay of its record, through flags, take-backs, undo and rounds."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from replay_disturbed import session_feed
+
+    from scanner.synth.demo import demo_script
+    from scanner.synth.disturb import disturbed
+
+    scenes = demo_script(4, 3, rounds=1)
+    s, feed = session_feed(list(scenes[0].state.players))
+    for i, step in enumerate(disturbed(scenes, 9)):
+        feed(step.kind, step.state)
+        if i % 7 == 3:
+            s.undo()
+            s.redo()
+    assert s.round_results
+    again = Session(s.store)
+    assert again.summary() == s.summary() and again.record() == s.record()
