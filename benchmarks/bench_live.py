@@ -14,9 +14,9 @@ import argparse
 import json
 import time
 
-from scanner.commands.vision import load_detector
 from scanner.synth.demo import DemoFeed
 from scanner.vision.live import LiveBoard
+from scanner.vision.models import load_detector
 
 
 def bench(frames: int = 200) -> dict:

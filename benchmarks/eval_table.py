@@ -55,7 +55,7 @@ def comparable(state) -> dict:
 
 
 def evaluate(frames: int, seed: int, imgsz: int = 0, model: str | None = None) -> dict:
-    from scanner.commands.vision import load_detector
+    from scanner.vision.models import load_detector
 
     detect = load_detector(model, imgsz)
     layout = default_layout()

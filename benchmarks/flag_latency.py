@@ -20,8 +20,8 @@ import time
 
 
 def measure(fps: float = 10.0, players: int = 4, seed: int = 7) -> dict:
-    from scanner.commands.vision import load_detector
     from scanner.synth.demo import DemoFeed
+    from scanner.vision.models import load_detector
     from webui.live import GameHub
     from webui.table import TableLoop
 

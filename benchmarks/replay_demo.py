@@ -33,13 +33,13 @@ def matches(ruling: dict, expect: dict) -> bool:
 def replay_demo(seed: int = 7, players: int = 4, rounds: int = 2, model: str | None = None,
                 out: Path | None = None) -> dict:
     from scanner.commands.demo import replay
-    from scanner.commands.vision import load_detector
     from scanner.session import MemoryStore, Session
     from scanner.synth.demo import write_demo
     from scanner.vision.calibrate import calibrate
     from scanner.vision.camera import open_source, read_image
     from scanner.vision.layout import default_layout
     from scanner.vision.live import LiveBoard
+    from scanner.vision.models import load_detector
 
     out = out or Path(tempfile.mkdtemp())
     script = write_demo(out, seed, players, rounds)

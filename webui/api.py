@@ -74,9 +74,9 @@ def scan():
     import cv2
     import numpy as np
 
-    from scanner.commands.vision import load_detector
     from scanner.vision.calibrate import BoardNotFound, calibrate
     from scanner.vision.layout import default_layout
+    from scanner.vision.models import load_detector
     from scanner.vision.scan import scan_image
 
     try:

@@ -196,7 +196,7 @@ def start(
     layout = load_layout(app)
     if detect is None:
         try:
-            from scanner.commands.vision import load_detector
+            from scanner.vision.models import load_detector
 
             detect = load_detector(None)
         except InputError as err:

@@ -76,13 +76,14 @@ def replay(frames, live, session) -> list[dict]:
     _replay_args,
 )
 def run_replay(args: argparse.Namespace) -> int:
-    from scanner.commands.vision import _players, load_detector
+    from scanner.commands._base import players_arg
     from scanner.session import MemoryStore, Session
     from scanner.vision.calibrate import Calibration
     from scanner.vision.camera import open_source
     from scanner.vision.live import LiveBoard
+    from scanner.vision.models import load_detector
 
-    players = _players(args.players)
+    players = players_arg(args.players)
     script = Path(args.frames) / "script.json"
     if players is None and script.exists():
         players = json.loads(script.read_text())["players"]

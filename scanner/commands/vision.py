@@ -8,19 +8,9 @@ import argparse
 from pathlib import Path
 
 from scanner.cli import command, emit, read_json
+from scanner.commands._base import players_arg
 from scanner.errors import InputError
-
-
-def _players(values: list[str] | None) -> list[str] | None:
-    """`--players grey brown blue` or `--players grey,brown,blue`, in seating order; a bad
-    seating (unknown colour, repeated, not 2–5) is bad input, exit 2."""
-    if not values:
-        return None
-    from scanner.rules.state import BoardState
-
-    players = [p for v in values for p in v.split(",") if p]
-    BoardState.from_json({"players": players})
-    return players
+from scanner.vision.models import load_detector
 
 
 def _load_layout(path: str | None):
@@ -137,7 +127,7 @@ def run_board(args: argparse.Namespace) -> int:
     data = read_json(args.file)
     if not isinstance(data, dict) or not isinstance(data.get("dice"), list):
         raise InputError("schema.type", 'expected {"dice": [...]}', "$")
-    emit(read_board(data["dice"], layout, _players(args.players), camera).to_json())
+    emit(read_board(data["dice"], layout, players_arg(args.players), camera).to_json())
     return 0
 
 
@@ -154,37 +144,6 @@ def _scan_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def load_detector(model: str | None, imgsz: int = 0):
-    """The real detector's `detect` function for the rectified board; InputError
-    `model.missing` when there is none.
-
-    Imported here, not at the top: `scanner.vision.detect` pulls in onnxruntime, and the
-    pipeline itself never needs it (tests pass a fake). `imgsz=0` runs the network at the
-    board's own scale (3 px/mm, a die ~48 px), the scale the detector was trained at: shrunk to
-    a 1024-px long side the per-die error rose from 0 to 0.3 %, to 832 px 2.8 %
-    (benchmarks/eval_table.py, 20 frames)."""
-    try:
-        from scanner.vision import detect as detect_module
-    except ImportError as exc:
-        raise InputError(
-            "model.missing", f"the dice detector is not installed (scanner.vision.detect: {exc})"
-        ) from None
-    if model is not None and not Path(model).is_file():
-        raise InputError("model.missing", f"no detector model at {model}", "$.model")
-    try:
-        detector = detect_module.DiceDetector(model or detect_module.DEFAULT_MODEL, imgsz=imgsz)
-    except InputError as err:
-        code = "model.missing" if err.code == "model.not-found" else "model.unloadable"
-        raise InputError(code, err.message, "$.model") from None
-    except (FileNotFoundError, OSError) as exc:
-        raise InputError("model.missing", f"no detector model: {exc}", "$.model") from None
-    except Exception as exc:  # a model file onnxruntime cannot load is bad input, not a crash
-        raise InputError(
-            "model.unloadable", f"cannot load the detector model: {exc}", "$.model"
-        ) from None
-    return detector.detect
-
-
 @command(
     "scan",
     "A photo of the table to a board state (locate board, rectify, detect dice, read zones).",
@@ -196,7 +155,7 @@ def run_scan(args: argparse.Namespace) -> int:
     from scanner.vision.scan import scan_image
 
     cal = Calibration.load(args.calibration)
-    players = _players(args.players)
+    players = players_arg(args.players)
     image = read_image(args.image)
     detect = load_detector(args.model)
     reading = scan_image(image, cal, detect, players, fixed_camera=args.fixed_camera)
@@ -227,7 +186,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from scanner.vision.live import LiveBoard
 
     cal = Calibration.load(args.calibration)
-    players = _players(args.players)
+    players = players_arg(args.players)
     detect = load_detector(args.model)
     live = LiveBoard(cal.layout, detect, players, cal.lens, cal)
     with open_source(args.source) as source:

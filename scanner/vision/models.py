@@ -1,0 +1,37 @@
+"""The shipped models, found and opened for the live loop, the web API and the commands.
+
+`scanner.vision.detect` pulls in onnxruntime, which the pipeline itself never needs (tests
+pass a fake detector), so it is imported only when a detector is asked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scanner.errors import InputError
+
+
+def load_detector(model: str | None, imgsz: int = 0):
+    """The real detector's `detect` function for the rectified board; InputError
+    `model.missing` when there is none. `imgsz=0` runs the network at the board's own scale,
+    the scale it was trained at (`benchmarks/eval_table.py` shows what shrinking costs)."""
+    try:
+        from scanner.vision import detect as detect_module
+    except ImportError as exc:
+        raise InputError(
+            "model.missing", f"the dice detector is not installed (scanner.vision.detect: {exc})"
+        ) from None
+    if model is not None and not Path(model).is_file():
+        raise InputError("model.missing", f"no detector model at {model}", "$.model")
+    try:
+        detector = detect_module.DiceDetector(model or detect_module.DEFAULT_MODEL, imgsz=imgsz)
+    except InputError as err:
+        code = "model.missing" if err.code == "model.not-found" else "model.unloadable"
+        raise InputError(code, err.message, "$.model") from None
+    except (FileNotFoundError, OSError) as exc:
+        raise InputError("model.missing", f"no detector model: {exc}", "$.model") from None
+    except Exception as exc:  # a model file onnxruntime cannot load is bad input, not a crash
+        raise InputError(
+            "model.unloadable", f"cannot load the detector model: {exc}", "$.model"
+        ) from None
+    return detector.detect
