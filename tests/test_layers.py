@@ -1,0 +1,88 @@
+"""The layers of DESIGN.md, checked on every import in the code (top-level and inside
+functions): rules (pure) <- vision, synth <- the game at the table <- commands, training, web.
+A lower layer never imports a higher one, the web app never imports a command, and the rules
+import no OpenCV, NumPy, onnxruntime or Flask."""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LAYERS = [
+    ("scanner.errors", 0),
+    ("scanner.rules", 0),
+    ("scanner.vision", 1),
+    ("scanner.synth", 1),
+    ("scanner.changes", 2),
+    ("scanner.referee", 2),
+    ("scanner.record", 2),
+    ("scanner.session", 2),
+    ("scanner.store", 2),
+    ("scanner.train", 3),
+    ("scanner.face_train", 3),
+    ("scanner.training", 3),
+    ("scanner.commands", 3),
+    ("scanner.cli", 3),
+    ("scanner.__main__", 3),
+    ("webui", 3),
+]
+IMPURE = ("cv2", "numpy", "onnxruntime", "flask", "sqlite3", "waitress")
+
+
+def layer(module: str) -> tuple[str, int] | None:
+    found = [(name, n) for name, n in LAYERS if module == name or module.startswith(name + ".")]
+    return max(found, key=lambda x: len(x[0])) if found else None
+
+
+def imports() -> list[tuple[str, str, int]]:
+    """(importing module, imported module, line) for every import of scanner or webui code."""
+    out = []
+    for path in [*ROOT.glob("scanner/**/*.py"), *ROOT.glob("webui/**/*.py")]:
+        rel = path.relative_to(ROOT).with_suffix("")
+        module = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                out.append((module, name, node.lineno))
+    return out
+
+
+def violations(found: list[tuple[str, str, int]]) -> list[str]:
+    wrong = []
+    for src, dst, line in found:
+        a, b = layer(src), layer(dst)
+        if src.startswith("scanner.rules") and dst.split(".")[0] in IMPURE:
+            wrong.append(f"{src}:{line} (the rules) imports {dst}")
+        if a is None or b is None:
+            continue
+        if b[1] > a[1]:
+            wrong.append(f"{src}:{line} imports {dst}")
+        elif a[0] == "webui" and b[0] in ("scanner.commands", "scanner.cli", "scanner.training"):
+            wrong.append(f"{src}:{line} (the web app) imports {dst}")
+    return wrong
+
+
+def test_no_layer_imports_a_higher_one_and_the_rules_are_pure():
+    assert violations(imports()) == []
+
+
+def test_the_check_sees_the_imports_it_judges():
+    found = imports()
+    assert ("scanner.session", "scanner.referee", 0) not in found  # lines are real
+    assert any(s == "scanner.session" and d == "scanner.referee" for s, d, _ in found)
+    assert any(s == "webui.table" and d.startswith("scanner.vision") for s, d, _ in found)
+    assert layer("scanner.rules.final.scoring") == ("scanner.rules", 0)
+    assert layer("webui.live") == ("webui", 3)
+    bad = [
+        ("scanner.rules.state", "scanner.vision.layout", 3),
+        ("scanner.session", "webui.store", 4),
+        ("webui.api", "scanner.commands.vision", 5),
+        ("scanner.rules.game", "numpy", 6),
+        ("scanner.commands.serve", "webui", 7),  # the command that serves the app: allowed
+    ]
+    assert len(violations(bad)) == 4
