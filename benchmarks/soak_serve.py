@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import socket
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.cli import CHROMIUM_ARGS, serve  # noqa: E402
 
 
 def rss_mb(pid: int) -> float:
@@ -45,44 +46,14 @@ def soak(seconds: float = 600, browser: bool = True) -> dict:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys; from scanner.cli import main; sys.exit(main())",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--data",
-            str(data),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    for _ in range(600):
-        if get(f"{url}/api/game")[0] == 200:
-            break
-        time.sleep(0.1)
+    server, url = serve(data, port)
     pw = page = None
     page_errors: list[str] = []
     if browser:
         from playwright.sync_api import sync_playwright
 
         pw = sync_playwright().start()
-        chrome = pw.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-            ],
-        )
+        chrome = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = chrome.new_page()
         page.on("pageerror", lambda exc: page_errors.append(str(exc)))
         page.goto(f"{url}/game", wait_until="domcontentloaded")
@@ -143,7 +114,7 @@ def soak(seconds: float = 600, browser: bool = True) -> dict:
         "rss_mb_at_each_pass_end": [round(m, 1) for m in at_pass],
         "rss_mb_at_end": round(sum(last) / len(last), 1),
         "rss_mb_max": round(max(m for _, m in rss), 1),
-        "server_traceback": "Traceback" in err.decode(errors="replace"),
+        "server_traceback": "Traceback" in (err or ""),
     }
 
 

@@ -37,3 +37,50 @@ def assert_bad_input(rc, out, err, code=None, path=None):
         assert out["error"]["code"] == code, out
     if path:
         assert out["error"]["path"] == path, out
+
+
+# Debian's chromium as Playwright drives it here (NOTES.md): never `playwright install`.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+def serve(data, port: int, *extra: str, stderr=subprocess.PIPE):
+    """`alea serve` on 127.0.0.1:`port` in its own process, once it answers: (process, url)."""
+    import time
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scanner",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"{url}/api/game", timeout=2).read()
+            return proc, url
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"alea serve did not start: {proc.stderr.read() if proc.stderr else ''}")

@@ -5,49 +5,15 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
-import time
 import urllib.request
 
-from tests.cli import ROOT, alea, assert_bad_input
+from tests.cli import alea, assert_bad_input, serve
 
 
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def serve(data, port, *extra):
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scanner",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--data",
-            str(data),
-            *extra,
-        ],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"{url}/api/game", timeout=2).read()
-            return proc, url
-        except OSError:
-            time.sleep(0.1)
-    proc.kill()
-    raise AssertionError(proc.stderr.read())
 
 
 def call(url, path, body=None, pin=None):
