@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from scanner.rules.placement import Illegal, Move, Verdict, check, dice_text
 from scanner.rules.round import RoundResult
-from scanner.rules.state import BoardState, ForumDie
+from scanner.rules.state import BoardState
 
 SCORING_BUILDINGS = ("templum", "senatus", "castrum", "forum")
 # Every way dice can go into the Forum in one placement (forum.shape): one die, or 1+4, 2+3.
@@ -310,60 +310,42 @@ def placements_in_turn(
     return out if not remaining else None
 
 
-class Corrections:
-    """Dice the players corrected by hand, held against the camera until they move: a die
-    the camera keeps misreading can be fixed once. Per (building, player) in the Templum,
-    Senatus and Castrum, the corrected dice; the Forum as a whole."""
-
-    def __init__(self) -> None:
-        self.groups: dict[tuple[str, str], tuple] = {}
-        self.forum: tuple[ForumDie, ...] | None = None
-
-    def hold(self, before: BoardState, after: BoardState) -> None:
-        """Hold what a correction from `before` to `after` changed."""
-        for b in ("templum", "senatus"):
-            old, new = getattr(before, b), getattr(after, b)
-            for p, dice in new.items():
-                if tuple(old.get(p, ())) != tuple(dice):
-                    self.groups[(b, p)] = tuple(dice)
-        for p in after.players:
-            old_sets = sorted((s.value, s.count) for s in before.castrum if s.player == p)
-            new_sets = [s for s in after.castrum if s.player == p]
-            if new_sets and sorted((s.value, s.count) for s in new_sets) != old_sets:
-                self.groups[("castrum", p)] = tuple(new_sets)
-        if after.forum and after.forum != before.forum:
-            self.forum = tuple(after.forum)
-
-    def apply(self, seen: BoardState) -> BoardState:
-        """`seen` with every held group in place of what the camera reads there, where the
-        camera still sees as many of that player's dice there (else the dice moved)."""
-        templum, senatus = dict(seen.templum), dict(seen.senatus)
-        sets = list(seen.castrum)
-        for (b, p), held in self.groups.items():
-            if b == "castrum":
-                now = [s for s in sets if s.player == p]
-                if sum(s.count for s in now) == sum(s.count for s in held):
-                    sets = [s for s in sets if s.player != p] + list(held)
-            else:
-                where = templum if b == "templum" else senatus
-                if len(where.get(p, ())) == len(held):
-                    where[p] = held
-        forum = seen.forum
-        if self.forum is not None and [d.player for d in forum] == [d.player for d in self.forum]:
-            forum = self.forum
-        return seen.with_(templum=templum, senatus=senatus, castrum=tuple(sets), forum=forum)
-
-    def forget_moved(self, seen: BoardState) -> None:
-        """Let go of the groups whose dice moved (another count there now)."""
-        for (b, p), held in list(self.groups.items()):
-            if b == "castrum":
-                now = sum(s.count for s in seen.castrum if s.player == p)
-                moved = now != sum(s.count for s in held)
-            else:
-                moved = len(getattr(seen, b).get(p, ())) != len(held)
-            if moved:
-                del self.groups[(b, p)]
-        if self.forum is not None and [d.player for d in seen.forum] != [
-            d.player for d in self.forum
-        ]:
-            self.forum = None
+def forum_misread(before: BoardState, seen: BoardState, player: str) -> Ruling | None:
+    """A legal Forum placement of `player` that explains what is seen but for one die already
+    accepted read with another value (same player, same column): accepted as seen, with a
+    note, so the misread stays the accepted reading until it is read right or corrected."""
+    added, removed = differences(before, seen)
+    if any(b != "forum" for b, _ in (*added, *removed)):
+        return None  # something else changed too: not this
+    had = Counter(before.forum)
+    for dice in FORUM_SHAPES:
+        move = Move(player, "forum", dice)
+        verdict = check(before, move)
+        want = verdict.state.forum if verdict.legal else ()
+        if (
+            not verdict.legal
+            or len(want) != len(seen.forum)
+            or dict(verdict.state.latrina) != dict(seen.latrina)
+        ):
+            continue
+        off = [i for i, (a, b) in enumerate(zip(want, seen.forum, strict=True)) if a != b]
+        # The misread die must be one already accepted: a new die read otherwise is another
+        # placement, and recording this move would record the wrong dice.
+        if (
+            len(off) == 1
+            and want[off[0]].player == seen.forum[off[0]].player
+            and Counter(want)[want[off[0]]] <= had[want[off[0]]]
+        ):
+            i = off[0]
+            note = (
+                f"{want[i].player}'s Forum die in column {i + 1} reads "
+                f"{seen.forum[i].value} where it should be a {want[i].value}: taken as a misread"
+            )
+            state = verdict.state.with_(forum=seen.forum)
+            return Ruling(
+                "placement",
+                move,
+                Verdict(True, state=state, pushed_out=verdict.pushed_out),
+                (note,),
+            )
+    return None

@@ -14,22 +14,20 @@ come from `scanner.rules.game`, never from a second copy here.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from scanner.changes import (
     AMBIGUOUS_LATRINA,
-    FORUM_SHAPES,
-    Corrections,
     Ruling,
     dice_in,
     differences,
+    forum_misread,
     infer,
     is_empty,
     placements_in_turn,
     rereads,
 )
+from scanner.corrections import Corrections
 from scanner.rules.game import Game
-from scanner.rules.placement import Illegal, Move, Verdict, check, dice_text, place_anyway
+from scanner.rules.placement import Illegal, Move, Verdict, dice_text, place_anyway
 from scanner.rules.round import score_round
 from scanner.rules.state import BoardState
 
@@ -158,7 +156,11 @@ class Referee:
                 notes.append(back)
                 ruling = infer(game.state, seen)
         if ruling.kind == "unclear":
-            ruling = self._forum_with_misread(seen) or self._in_turn_order(seen) or ruling
+            ruling = (
+                forum_misread(self.game.state, seen, self.game.current_player)
+                or self._in_turn_order(seen)
+                or ruling
+            )
         if not self._clean(ruling) and guess is not None:
             # The last board was read on a guess: a die taken as misread may have been a
             # placement with a die nudged away, two placements in turn order one placement
@@ -343,49 +345,6 @@ class Referee:
             )
         self.game.correct(fixed, "; ".join(notes))
         return Ruling(again.kind, again.move, again.verdict, (*notes, *again.notes))
-
-    def _forum_with_misread(self, seen: BoardState) -> Ruling | None:
-        """A legal Forum placement of the current player that explains what is seen but for one
-        die read with another value (same player, same column): accepted as seen, with a note,
-        so the misread stays the accepted reading until it is read right or corrected."""
-        player = self.game.current_player
-        before = self.game.state
-        added, removed = differences(before, seen)
-        if any(b != "forum" for b, _ in (*added, *removed)):
-            return None  # something else changed too: not this
-        had = Counter(before.forum)
-        for dice in FORUM_SHAPES:
-            move = Move(player, "forum", dice)
-            verdict = check(before, move)
-            want = verdict.state.forum if verdict.legal else ()
-            if (
-                not verdict.legal
-                or len(want) != len(seen.forum)
-                or dict(verdict.state.latrina) != dict(seen.latrina)
-            ):
-                continue
-            off = [i for i, (a, b) in enumerate(zip(want, seen.forum, strict=True)) if a != b]
-            # The misread die must be one already accepted: a new die read otherwise is
-            # another placement, and recording this move would record the wrong dice.
-            if (
-                len(off) == 1
-                and want[off[0]].player == seen.forum[off[0]].player
-                and Counter(want)[want[off[0]]] <= had[want[off[0]]]
-            ):
-                i = off[0]
-                note = (
-                    f"{want[i].player}'s Forum die in column {i + 1} reads "
-                    f"{seen.forum[i].value} where it should be a {want[i].value}: "
-                    "taken as a misread"
-                )
-                state = verdict.state.with_(forum=seen.forum)
-                return Ruling(
-                    "placement",
-                    move,
-                    Verdict(True, state=state, pushed_out=verdict.pushed_out),
-                    (note,),
-                )
-        return None
 
     def _play_went_on(self, seen: BoardState) -> str | None:
         """A flagged placement still lies there and the next one has been made on top of it:

@@ -14,6 +14,7 @@ LAYERS = [
     ("scanner.vision", 1),
     ("scanner.synth", 1),
     ("scanner.changes", 2),
+    ("scanner.corrections", 2),
     ("scanner.referee", 2),
     ("scanner.record", 2),
     ("scanner.session", 2),

@@ -5,8 +5,8 @@ rounds run in seconds; the referee is judged on how it comes out of each (`judge
 
 >>> from scanner.synth.demo import demo_script
 >>> steps = list(disturbed(demo_script(3, 3), seed=1))
->>> sorted({s.kind for s in steps}) >= ["true"]
-True
+>>> sorted({s.kind for s in steps})
+['accept', 'disturbed', 'true']
 """
 
 from __future__ import annotations
