@@ -82,7 +82,7 @@ def soak(seconds: float = 600, browser: bool = True) -> dict:
                 break
         games = sorted((data / "demo" / "games").glob("*.alea"))
         from scanner.session import Session
-        from webui.store import GameStore
+        from scanner.store import GameStore
 
         rounds = 0
         for g in games:

@@ -11,8 +11,8 @@ import pytest
 
 from scanner.errors import InputError
 from scanner.session import MemoryStore, Session
+from scanner.store import GameStore, import_game
 from tests.cli import ROOT, alea, assert_bad_input
-from webui.store import GameStore, import_game
 
 PLAYERS = ["grey", "brown", "blue"]
 
@@ -147,7 +147,7 @@ MOVES = [
 WRITER = """
 import os, signal, sys
 from scanner.session import Session
-from webui.store import GameStore
+from scanner.store import GameStore
 import json
 moves = json.loads(sys.argv[2]); kill_at = int(sys.argv[3])
 s = Session(GameStore(sys.argv[1]), players=["grey", "brown", "blue"], seed=3)

@@ -122,7 +122,7 @@ def test_the_demo_plays_on_past_its_first_pass_and_keeps_every_game(tmp_path):
         assert res.status_code == 200
         # A finished pass is kept whole: its record holds the demo round's placements.
         from scanner.session import Session
-        from webui.store import GameStore
+        from scanner.store import GameStore
 
         old = Session(GameStore(tmp_path / "demo" / "games" / "game-1.alea"))
         assert old.source == "demo" and old.round_results, old.log[-3:]

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from scanner.errors import InputError
 from scanner.session import Session
-from webui.store import GameStore
+from scanner.store import GameStore
 
 live = Blueprint("live", __name__, url_prefix="/api/game")
 GAME_NAME = "current"

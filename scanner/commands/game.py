@@ -38,7 +38,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 @command("game", "Export, import or list game records.", _arguments)
 def run_game(args: argparse.Namespace) -> int:
     from scanner.session import Session
-    from webui.store import GameStore, import_game
+    from scanner.store import GameStore, import_game
 
     if args.action == "list":
         folder = Path(args.data) / "games"
