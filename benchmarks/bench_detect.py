@@ -34,10 +34,15 @@ def main(argv: list[str] | None = None) -> dict:
     from scanner.synth.scene import SceneConfig, render_scene
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
 
-    frame = render_scene(2024, SceneConfig(width=1280, height=720, min_dice=24, max_dice=24,
-                                           die_px=(52.0, 80.0))).image
-    det = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, threads=args.threads,
-                       reader=face_reader(args.face))
+    frame = render_scene(
+        2024, SceneConfig(width=1280, height=720, min_dice=24, max_dice=24, die_px=(52.0, 80.0))
+    ).image
+    det = DiceDetector(
+        args.model or DEFAULT_MODEL,
+        imgsz=args.imgsz,
+        threads=args.threads,
+        reader=face_reader(args.face),
+    )
     for _ in range(3):
         det.detect(frame)
     times = []
@@ -46,7 +51,10 @@ def main(argv: list[str] | None = None) -> dict:
         dice = det.detect(frame)
         times.append((time.perf_counter() - t0) * 1000)
     result = {
-        "frame": "1280x720", "imgsz": args.imgsz, "threads": args.threads, "runs": args.runs,
+        "frame": "1280x720",
+        "imgsz": args.imgsz,
+        "threads": args.threads,
+        "runs": args.runs,
         "face_reader": det.reader is not None,
         "median_ms": round(statistics.median(times), 1),
         "p90_ms": round(sorted(times)[int(0.9 * len(times)) - 1], 1),

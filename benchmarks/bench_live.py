@@ -29,8 +29,12 @@ def bench(frames: int = 200) -> dict:
     for image in images:
         settled += live.process(image).changed
     elapsed = time.perf_counter() - start
-    return {"frames": frames, "seconds": round(elapsed, 2), "fps": round(frames / elapsed, 1),
-            "settled_boards": settled}
+    return {
+        "frames": frames,
+        "seconds": round(elapsed, 2),
+        "fps": round(frames / elapsed, 1),
+        "settled_boards": settled,
+    }
 
 
 if __name__ == "__main__":

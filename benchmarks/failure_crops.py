@@ -27,8 +27,12 @@ from scanner.vision.face import face_crops  # noqa: E402
 
 SETS = {
     "real": (REPO.parent / "shared" / "realdice" / "photos_a" / "test", "images", "labels", None),
-    "synthetic": (REPO / "datasets" / "generated" / "synth_test", "images/train",
-                  "labels/train", "colors/train"),
+    "synthetic": (
+        REPO / "datasets" / "generated" / "synth_test",
+        "images/train",
+        "labels/train",
+        "colors/train",
+    ),
 }
 
 
@@ -38,8 +42,12 @@ def failures(det: DiceDetector, root: Path, images: str, labels: str, colors: st
     for path in images_in(root / images):
         img = load_image(path)
         h, w = img.shape[:2]
-        tb, tv, tc = read_truth(root / labels / f"{path.stem}.txt",
-                                root / colors / f"{path.stem}.txt" if colors else None, w, h)
+        tb, tv, tc = read_truth(
+            root / labels / f"{path.stem}.txt",
+            root / colors / f"{path.stem}.txt" if colors else None,
+            w,
+            h,
+        )
         dice = det.detect(img)
         pairs = match(tb, dice.xyxy)
         found = {i for i, _ in pairs}
@@ -66,14 +74,15 @@ def montage(items, cols: int = 10, scale: int = 3) -> np.ndarray:
         crop = face_crops(img, np.array([box]))[0]
         tile = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
         bar = np.full((18, tile.shape[1], 3), 255, np.uint8)
-        cv2.putText(bar, caption[:16], (2, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1,
-                    cv2.LINE_AA)
+        cv2.putText(
+            bar, caption[:16], (2, 13), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (0, 0, 0), 1, cv2.LINE_AA
+        )
         tiles.append(np.vstack([tile, bar]))
     if not tiles:
         return np.full((40, 200, 3), 255, np.uint8)
     blank = np.full_like(tiles[0], 255)
     tiles += [blank] * (-len(tiles) % cols)
-    rows = [np.hstack(tiles[k:k + cols]) for k in range(0, len(tiles), cols)]
+    rows = [np.hstack(tiles[k : k + cols]) for k in range(0, len(tiles), cols)]
     return np.vstack(rows)
 
 

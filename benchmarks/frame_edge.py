@@ -54,12 +54,19 @@ def set_aside(truth: np.ndarray, found: np.ndarray, keep: np.ndarray):
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--dir", default=str(REPO / "datasets" / "generated" / "synth_test"),
-                    help="the set's folder, drawn there when missing (alea eval's by default)")
+    ap.add_argument(
+        "--dir",
+        default=str(REPO / "datasets" / "generated" / "synth_test"),
+        help="the set's folder, drawn there when missing (alea eval's by default)",
+    )
     ap.add_argument("--seed", type=int, default=1000, help="its seed (alea eval's: 1000)")
     ap.add_argument("--n", type=int, default=300, help="scenes")
-    ap.add_argument("--min-visible", type=float, default=0.75,
-                    help="dice with less of their outline inside the frame are set aside")
+    ap.add_argument(
+        "--min-visible",
+        type=float,
+        default=0.75,
+        help="dice with less of their outline inside the frame are set aside",
+    )
     ap.add_argument("--face", default=str(DEFAULT_FACE_MODEL))
     args = ap.parse_args()
     if args.n < 1:
@@ -76,28 +83,36 @@ def main() -> int:
     for path in tqdm(paths, desc="frame edge", disable=None):
         img = load_image(path)
         h, w = img.shape[:2]
-        tb, tv, tc = read_truth(root / "labels" / "train" / f"{path.stem}.txt",
-                                root / "colors" / "train" / f"{path.stem}.txt", w, h)
+        tb, tv, tc = read_truth(
+            root / "labels" / "train" / f"{path.stem}.txt",
+            root / "colors" / "train" / f"{path.stem}.txt",
+            w,
+            h,
+        )
         scene = render_scene((args.seed, int(path.stem.split("_")[1])), photo_config())
         visible = np.array([d.visible for d in labelled(scene)])
         if len(visible) != len(tv):
-            raise SystemExit(f"{path} has {len(tv)} labels but its scene {len(visible)} dice: "
-                             "the set was drawn by another renderer or seed")
+            raise SystemExit(
+                f"{path} has {len(tv)} labels but its scene {len(visible)} dice: "
+                "the set was drawn by another renderer or seed"
+            )
         keep = visible >= args.min_visible
         cut += int((~keep).sum())
         cut_images += bool((~keep).any())
         dice = detector.detect(img)
         whole.add(tb, tv, tc, dice)
         ti, dj = set_aside(tb, dice.xyxy, keep)
-        inside.add(tb[ti], tv[ti], [tc[i] for i in ti] if tc is not None else None,
-                   dice.take(dj))
+        inside.add(tb[ti], tv[ti], [tc[i] for i in ti] if tc is not None else None, dice.take(dj))
     rows = [t.row() for t in (whole, inside)]
     for r in rows:
         r.pop("median_ms")
-    print(json.dumps({"set_aside_dice": cut, "images_with_one": cut_images, "rows": rows},
-                     indent=1))
-    print(f"{cut} dice in {cut_images} of {len(paths)} images have under "
-          f"{args.min_visible:.0%} of their outline inside the frame.")
+    print(
+        json.dumps({"set_aside_dice": cut, "images_with_one": cut_images, "rows": rows}, indent=1)
+    )
+    print(
+        f"{cut} dice in {cut_images} of {len(paths)} images have under "
+        f"{args.min_visible:.0%} of their outline inside the frame."
+    )
     print(markdown_table(rows, "dice scored"))
     return 0
 

@@ -47,8 +47,14 @@ def main() -> int:
         root = Path(args.out) / ("light" if shift else "neutral")
         # read exactly as `alea eval` reads its synthetic test set
         images = ensure_test_set(root, args.n, args.seed, photo_config(light_shift=shift))
-        row = evaluate(detector, images, root / "labels" / "train", name, root / "colors" / "train",
-                       limit=args.n).row()
+        row = evaluate(
+            detector,
+            images,
+            root / "labels" / "train",
+            name,
+            root / "colors" / "train",
+            limit=args.n,
+        ).row()
         row.pop("median_ms")
         rows.append(row)
     print(json.dumps(rows, indent=1))

@@ -30,8 +30,13 @@ def matches(ruling: dict, expect: dict) -> bool:
     return ruling.get("legal") is True and ruling["move"] == expect["move"]
 
 
-def replay_demo(seed: int = 7, players: int = 4, rounds: int = 2, model: str | None = None,
-                out: Path | None = None) -> dict:
+def replay_demo(
+    seed: int = 7,
+    players: int = 4,
+    rounds: int = 2,
+    model: str | None = None,
+    out: Path | None = None,
+) -> dict:
     from scanner.commands.demo import replay
     from scanner.session import MemoryStore, Session
     from scanner.synth.demo import write_demo
@@ -53,11 +58,14 @@ def replay_demo(seed: int = 7, players: int = 4, rounds: int = 2, model: str | N
         # script's rulings leave those out.
         events = [e for e in replay(source, live, session) if e["kind"] != "none"]
     seconds = time.perf_counter() - start
-    expected = [s["expect"] for s in script["scenes"]
-                if s["expect"] and s["expect"]["kind"] != "none"]
-    kinds = {"legal": lambda e: e["kind"] == "placement" and e.get("legal") is True,
-             "flagged": lambda e: e["kind"] == "placement" and e.get("legal") is False,
-             "rounds": lambda e: e["kind"] == "cleared"}
+    expected = [
+        s["expect"] for s in script["scenes"] if s["expect"] and s["expect"]["kind"] != "none"
+    ]
+    kinds = {
+        "legal": lambda e: e["kind"] == "placement" and e.get("legal") is True,
+        "flagged": lambda e: e["kind"] == "placement" and e.get("legal") is False,
+        "rounds": lambda e: e["kind"] == "cleared",
+    }
     right = {k: 0 for k in kinds}
     total = {k: sum(f(e) for e in expected) for k, f in kinds.items()}
     # Rulings are compared in order; an unexpected extra ruling shifts nothing but counts as

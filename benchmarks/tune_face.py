@@ -31,8 +31,9 @@ def cache(det: DiceDetector, reader: FaceReader, paths, labels: Path, colors: Pa
     for path in paths:
         img = load_image(path)
         h, w = img.shape[:2]
-        truth = read_truth(labels / f"{path.stem}.txt",
-                           colors / f"{path.stem}.txt" if colors else None, w, h)
+        truth = read_truth(
+            labels / f"{path.stem}.txt", colors / f"{path.stem}.txt" if colors else None, w, h
+        )
         boxes = det.candidates(img, PROPOSE_CONF)[0]
         rows.append((truth, boxes, *reader.read(img, boxes)))
     return rows
@@ -43,8 +44,9 @@ def figures(rows, die_min: float, color_min: float) -> dict:
     tally = Tally(f"die>={die_min} colour>={color_min}")
     for truth, boxes, p_die, pv, pc in rows:
         keep = p_die >= die_min
-        dice = Dice(boxes[keep], pv[keep].argmax(1) + 1, p_die[keep],
-                    color_names(pc[keep], color_min))
+        dice = Dice(
+            boxes[keep], pv[keep].argmax(1) + 1, p_die[keep], color_names(pc[keep], color_min)
+        )
         tally.add(*truth, dice)
     return tally.row()
 
@@ -53,8 +55,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--face", default=str(REPO / "models" / "face.onnx"))
     ap.add_argument("--synth-dir", default=str(REPO / "datasets" / "generated" / "face" / "synth"))
-    ap.add_argument("--real-dir", default=str(REPO.parent / "shared" / "realdice" / "photos_a"
-                                              / "train"))
+    ap.add_argument(
+        "--real-dir", default=str(REPO.parent / "shared" / "realdice" / "photos_a" / "train")
+    )
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--turns", type=int, default=READ_TURNS, help="quarter-turn readings averaged")
     args = ap.parse_args()
@@ -62,10 +65,16 @@ def main() -> int:
     reader = FaceReader(args.face, turns=args.turns)
     synth = Path(args.synth_dir)
     sets = {
-        "synthetic val": cache(det, reader, images_in(synth / "images" / "val"),
-                               synth / "labels" / "val", synth / "colors" / "val"),
-        "real val": cache(det, reader, real_split(Path(args.real_dir))[1],
-                          Path(args.real_dir) / "labels", None),
+        "synthetic val": cache(
+            det,
+            reader,
+            images_in(synth / "images" / "val"),
+            synth / "labels" / "val",
+            synth / "colors" / "val",
+        ),
+        "real val": cache(
+            det, reader, real_split(Path(args.real_dir))[1], Path(args.real_dir) / "labels", None
+        ),
     }
     for name, rows in sets.items():
         print(name)

@@ -50,8 +50,16 @@ def _read_labels(path: Path) -> np.ndarray:
     return np.array(rows, np.float32).reshape(-1, 5)
 
 
-def real_tiles(src: Path, out: Path, split: str, photos: list[Path], per_photo: int,
-               size: int = 320, seed: int = 0, min_visible: float = 0.6) -> int:
+def real_tiles(
+    src: Path,
+    out: Path,
+    split: str,
+    photos: list[Path],
+    per_photo: int,
+    size: int = 320,
+    seed: int = 0,
+    min_visible: float = 0.6,
+) -> int:
     """Crop `per_photo` size×size tiles from each photo at native scale, with clipped labels.
 
     Each crop is the best of 25 random positions, the one cutting the fewest dice; dice at least
@@ -65,8 +73,15 @@ def real_tiles(src: Path, out: Path, split: str, photos: list[Path], per_photo: 
         img = cv2.imread(str(photo))
         h, w = img.shape[:2]
         lab = _read_labels(src / "labels" / (photo.stem + ".txt"))
-        boxes = np.stack([(lab[:, 1] - lab[:, 3] / 2) * w, (lab[:, 2] - lab[:, 4] / 2) * h,
-                          (lab[:, 1] + lab[:, 3] / 2) * w, (lab[:, 2] + lab[:, 4] / 2) * h], 1)
+        boxes = np.stack(
+            [
+                (lab[:, 1] - lab[:, 3] / 2) * w,
+                (lab[:, 2] - lab[:, 4] / 2) * h,
+                (lab[:, 1] + lab[:, 3] / 2) * w,
+                (lab[:, 2] + lab[:, 4] / 2) * h,
+            ],
+            1,
+        )
         for k in range(per_photo):
             best = None
             for _ in range(25):
@@ -87,15 +102,26 @@ def real_tiles(src: Path, out: Path, split: str, photos: list[Path], per_photo: 
                 bw, bh = (ix1[i] - ix0[i]) / size, (iy1[i] - iy0[i]) / size
                 lines.append(f"{int(lab[i, 0])} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
             name = f"{photo.stem}_t{k}"
-            cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), img[y:y + size, x:x + size],
-                        [cv2.IMWRITE_JPEG_QUALITY, 95])
+            cv2.imwrite(
+                str(out / "images" / split / f"{name}.jpg"),
+                img[y : y + size, x : x + size],
+                [cv2.IMWRITE_JPEG_QUALITY, 95],
+            )
             (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n")
             count += 1
     return count
 
 
-def prepare(out: Path, synth_n: int, synth_val: int, seed: int, real_dir: Path | None,
-            real_per_photo: int, real_val_photos: int = 20, size: int = 320) -> Path:
+def prepare(
+    out: Path,
+    synth_n: int,
+    synth_val: int,
+    seed: int,
+    real_dir: Path | None,
+    real_per_photo: int,
+    real_val_photos: int = 20,
+    size: int = 320,
+) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 
     The last `real_val_photos` photos of real train/ are held out as validation tiles; the real
@@ -121,10 +147,20 @@ def prepare(out: Path, synth_n: int, synth_val: int, seed: int, real_dir: Path |
     return write_yaml(out, {"train": train_list, "val": val_list})
 
 
-def train(data: Path, model: str = "yolo11n.yaml", epochs: int = 15, imgsz: int = 320,
-          batch: int = 16, name: str = "dice", workers: int = 2, resume: bool = False,
-          seed: int = 0, project: Path = RUNS / "detect", cache: str | bool = "ram",
-          lr0: float = 0.01) -> Path:
+def train(
+    data: Path,
+    model: str = "yolo11n.yaml",
+    epochs: int = 15,
+    imgsz: int = 320,
+    batch: int = 16,
+    name: str = "dice",
+    workers: int = 2,
+    resume: bool = False,
+    seed: int = 0,
+    project: Path = RUNS / "detect",
+    cache: str | bool = "ram",
+    lr0: float = 0.01,
+) -> Path:
     """Train (or resume) and return the best checkpoint path; last.pt is saved every epoch.
 
     `model` is a YAML (from scratch) or a .pt checkpoint to fine-tune from (then use a lower
@@ -139,14 +175,34 @@ def train(data: Path, model: str = "yolo11n.yaml", epochs: int = 15, imgsz: int 
         YOLO(str(last)).train(resume=True, amp=False)
     else:
         YOLO(model).train(
-            data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, workers=workers,
-            project=str(project), name=name, exist_ok=True, amp=False, seed=seed,
-            deterministic=False, pretrained=str(model).endswith(".pt"), plots=False,
-            cache=cache, close_mosaic=max(1, epochs // 5), lr0=lr0,
+            data=str(data),
+            epochs=epochs,
+            imgsz=imgsz,
+            batch=batch,
+            workers=workers,
+            project=str(project),
+            name=name,
+            exist_ok=True,
+            amp=False,
+            seed=seed,
+            deterministic=False,
+            pretrained=str(model).endswith(".pt"),
+            plots=False,
+            cache=cache,
+            close_mosaic=max(1, epochs // 5),
+            lr0=lr0,
             warmup_epochs=0 if str(model).endswith(".pt") else 1,
             # The renderer already rotates dice and varies colour; dice are symmetric under flips.
-            degrees=0.0, fliplr=0.5, flipud=0.5, scale=0.3, translate=0.1, mosaic=1.0,
-            hsv_h=0.02, hsv_s=0.5, hsv_v=0.4, patience=0,
+            degrees=0.0,
+            fliplr=0.5,
+            flipud=0.5,
+            scale=0.3,
+            translate=0.1,
+            mosaic=1.0,
+            hsv_h=0.02,
+            hsv_s=0.5,
+            hsv_v=0.4,
+            patience=0,
         )
     best = run_dir / "weights" / "best.pt"
     return best if best.exists() else last
@@ -157,8 +213,11 @@ def export_onnx(weights: Path, dest: Path, imgsz: int = 640) -> Path:
     offline_env()
     from ultralytics import YOLO
 
-    onnx_path = Path(YOLO(str(weights)).export(format="onnx", opset=OPSET, imgsz=imgsz,
-                                               dynamic=True, simplify=False))
+    onnx_path = Path(
+        YOLO(str(weights)).export(
+            format="onnx", opset=OPSET, imgsz=imgsz, dynamic=True, simplify=False
+        )
+    )
     dest.parent.mkdir(parents=True, exist_ok=True)
     if onnx_path.resolve() != dest.resolve():
         shutil.copy(onnx_path, dest)

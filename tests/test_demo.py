@@ -101,12 +101,14 @@ def test_demo_replayed_with_the_shipped_detector(tmp_path):
     assert rc == 0, err
     # 318 frames through detector and reader: ~55 s on an idle 2-core machine, over 120 s
     # when it is busy (a training beside it), so the hang guard is wider here.
-    rc, out, err = alea("replay", str(tmp_path), "--calibration",
-                        str(tmp_path / "calibration.json"), timeout=900)
+    rc, out, err = alea(
+        "replay", str(tmp_path), "--calibration", str(tmp_path / "calibration.json"), timeout=900
+    )
     assert rc == 0, err
     script = json.loads((tmp_path / "script.json").read_text())
-    expected = [s["expect"] for s in script["scenes"]
-                if s["expect"] and s["expect"]["kind"] != "none"]
+    expected = [
+        s["expect"] for s in script["scenes"] if s["expect"] and s["expect"]["kind"] != "none"
+    ]
     assert any(e.get("legal") is False for e in expected)
     assert any(e["kind"] == "cleared" for e in expected)
     events = [e for e in out["events"] if e["kind"] != "none"]  # take-backs clear flags

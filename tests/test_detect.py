@@ -68,8 +68,10 @@ def test_huge_image_refused(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- maths
 
 
-@pytest.mark.parametrize("shape,imgsz", [((720, 1280), 640), ((640, 640), 640), ((300, 97), 640),
-                                         ((480, 640), 0), ((1, 5000), 640)])
+@pytest.mark.parametrize(
+    "shape,imgsz",
+    [((720, 1280), 640), ((640, 640), 640), ((300, 97), 640), ((480, 640), 0), ((1, 5000), 640)],
+)
 def test_letterbox_round_trip(shape, imgsz):
     img = np.zeros((*shape, 3), np.uint8)
     out, scale, px, py = letterbox(img, imgsz)
@@ -112,8 +114,7 @@ def test_decode_picks_value_and_thresholds():
 
 def test_decode_votes_value_over_overlapping_anchors():
     out = np.zeros((1, 10, 3), np.float32)
-    for k, (shift, scores) in enumerate([(0, {3: 0.50, 5: 0.45}), (1, {5: 0.49}),
-                                          (2, {5: 0.48})]):
+    for k, (shift, scores) in enumerate([(0, {3: 0.50, 5: 0.45}), (1, {5: 0.49}), (2, {5: 0.48})]):
         out[0, :4, k] = [100 + shift, 100, 40, 40]
         for value, sc in scores.items():
             out[0, 4 + value - 1, k] = sc
@@ -137,8 +138,9 @@ def test_dice_validates_on_creation():
     with pytest.raises(ValueError):
         Dice(np.array([[10, 0, 0, 10]], float), np.array([3]), np.array([0.5]), [None])
     d = Dice(box, np.array([3]), np.array([0.5]), ["blue"])
-    assert d.to_json() == [{"value": 3, "color": "blue", "confidence": 0.5,
-                            "bbox": [0.0, 0.0, 10.0, 10.0]}]
+    assert d.to_json() == [
+        {"value": 3, "color": "blue", "confidence": 0.5, "bbox": [0.0, 0.0, 10.0, 10.0]}
+    ]
     assert len(Dice.empty()) == 0 and Dice.empty().to_json() == []
 
 
@@ -161,8 +163,11 @@ def test_onnx_output_shape_is_pinned(detector):
 
 
 def test_degenerate_images_give_valid_results(detector):
-    for img in (np.zeros((1, 1, 3), np.uint8), np.zeros((3, 2000), np.uint8),
-                np.full((480, 640, 4), 200, np.uint8)):
+    for img in (
+        np.zeros((1, 1, 3), np.uint8),
+        np.zeros((3, 2000), np.uint8),
+        np.full((480, 640, 4), 200, np.uint8),
+    ):
         dice = detector.detect(img)
         assert isinstance(dice, Dice)
         h, w = img.shape[:2]

@@ -18,8 +18,13 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def alea(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "scanner", "dice", *args], capture_output=True,
-                          text=True, cwd=REPO, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "scanner", "dice", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +60,14 @@ def test_output_shape(photos):
             assert 0 <= x0 <= x1 <= w and 0 <= y0 <= y1 <= h
 
 
-@pytest.mark.parametrize("name,code", [("missing.jpg", "image.not-found"),
-                                       ("empty.jpg", "image.empty"),
-                                       ("corrupt.jpg", "image.unreadable")])
+@pytest.mark.parametrize(
+    "name,code",
+    [
+        ("missing.jpg", "image.not-found"),
+        ("empty.jpg", "image.empty"),
+        ("corrupt.jpg", "image.unreadable"),
+    ],
+)
 def test_bad_image_is_exit_2_with_error_object(photos, name, code):
     d, _ = photos
     res = alea(str(d / "table.jpg"), str(d / name))

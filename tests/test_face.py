@@ -44,7 +44,7 @@ def test_crops_show_what_is_in_the_box():
     img[80:120, 140:180] = (0, 0, 255)  # a red square, 40 px
     crops = face_crops(img, np.array([[140, 80, 180, 120], [0, 0, 20, 20]], float))
     assert crops.shape == (2, CROP, CROP, 3) and crops.dtype == np.uint8
-    centre = crops[0, CROP // 2 - 4:CROP // 2 + 4, CROP // 2 - 4:CROP // 2 + 4]
+    centre = crops[0, CROP // 2 - 4 : CROP // 2 + 4, CROP // 2 - 4 : CROP // 2 + 4]
     assert (centre[..., 2] > 240).all() and (centre[..., :2] < 15).all()
     assert (crops[0, :2, :2] < 40).all()  # the margin shows the dark surroundings
     assert (crops[1] == 30).all()  # at the image corner the border is replicated
@@ -83,8 +83,8 @@ def test_the_dice_light_sees_past_a_coloured_cloth():
     boxes = []
     for k, body in enumerate([(235, 235, 235), (128, 128, 128), (40, 40, 200), (200, 80, 40)]):
         x = 20 + 45 * k
-        img[60:100, x:x + 40] = body
-        img[76:84, x + 16:x + 24] = 255  # a white pip
+        img[60:100, x : x + 40] = body
+        img[76:84, x + 16 : x + 24] = 255  # a white pip
         boxes.append([x, 60, x + 40, 100])
     light = scene_light(img, face_crops(img, np.array(boxes, float)))
     frame, grey_world, dice = light[:3], light[4:7], light[DICE_LIGHT]
@@ -130,10 +130,14 @@ def test_a_reader_exported_for_other_light_numbers_is_refused_when_loaded(tmp_pa
     path = tmp_path / "other.onnx"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        torch.onnx.export(model, (torch.zeros(1, 3, CROP, CROP),
-                                  torch.full((1, N_LIGHT + 4), 0.8)),
-                          str(path), input_names=["crop", "light"],
-                          output_names=["die", "value", "color"], dynamo=False)
+        torch.onnx.export(
+            model,
+            (torch.zeros(1, 3, CROP, CROP), torch.full((1, N_LIGHT + 4), 0.8)),
+            str(path),
+            input_names=["crop", "light"],
+            output_names=["die", "value", "color"],
+            dynamo=False,
+        )
     with pytest.raises(InputError) as e:
         FaceReader(path)
     assert e.value.code == "model.unreadable" and f"(N, {N_LIGHT})" in e.value.message
@@ -152,8 +156,9 @@ def test_onnx_inputs_and_outputs_are_pinned(reader):
     ins = {i.name: i.shape for i in reader.session.get_inputs()}
     assert ins["crop"][1:] == [3, CROP, CROP] and ins["light"][1:] == [N_LIGHT]
     crop = np.random.default_rng(0).random((5, 3, CROP, CROP)).astype(np.float32)
-    die, value, color = reader.session.run(None, {"crop": crop,
-                                                  "light": np.full((5, N_LIGHT), 0.8, np.float32)})
+    die, value, color = reader.session.run(
+        None, {"crop": crop, "light": np.full((5, N_LIGHT), 0.8, np.float32)}
+    )
     assert die.shape == (5,) and value.shape == (5, 6) and color.shape == (5, len(CLASSES))
     assert ((die >= 0) & (die <= 1)).all()
     assert np.allclose(value.sum(1), 1, atol=1e-5) and np.allclose(color.sum(1), 1, atol=1e-5)
@@ -171,8 +176,9 @@ def test_reads_unseen_rendered_dice(reader):
 
     right_value = right_color = total = 0
     for k in range(12):
-        scene = render_scene((31337, k), SceneConfig(width=640, height=640, min_dice=8,
-                                                     max_dice=12))
+        scene = render_scene(
+            (31337, k), SceneConfig(width=640, height=640, min_dice=8, max_dice=12)
+        )
         boxes = np.array([d.box for d in scene.dice])
         die, value, color = reader.read(scene.image, boxes)
         truth_color = [d.color if d.color in CLASSES[:-1] else None for d in scene.dice]
@@ -185,8 +191,10 @@ def test_reads_unseen_rendered_dice(reader):
         for y in range(0, 600, 40):
             for x in range(0, 600, 40):
                 sq = np.array([x, y, x + 40, y + 40], float)
-                if all(sq[2] < b[0] - 30 or sq[0] > b[2] + 30 or sq[3] < b[1] - 30
-                       or sq[1] > b[3] + 30 for b in boxes):
+                if all(
+                    sq[2] < b[0] - 30 or sq[0] > b[2] + 30 or sq[3] < b[1] - 30 or sq[1] > b[3] + 30
+                    for b in boxes
+                ):
                     empty.append(sq)
         if empty:
             assert (reader.read(scene.image, np.array(empty))[0] < 0.5).mean() > 0.9
@@ -202,8 +210,7 @@ def test_face_data_drawn_by_an_older_renderer_is_redone(tmp_path):
     train, val = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     assert renderer_of(tmp_path / "synth") == RENDERER and len(train) > 0
     crops = tmp_path / "crops_train.npz"
-    empty = CropSet(*(getattr(train, f)[:0] for f in ("crops", "light", "die", "value",
-                                                     "color")))
+    empty = CropSet(*(getattr(train, f)[:0] for f in ("crops", "light", "die", "value", "color")))
     empty.save(crops)
     board = tmp_path / "crops_val_board.npz"  # the table's dice are drawn by the same code
     empty.save(board)
@@ -227,7 +234,7 @@ def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
     assert board.exists() and len(sets["val_board"]) == len(two)  # same renderer: kept
     assert len(three) > len(two)
     # The first two scenes are drawn alike ((seed, index) streams), so their dice come first.
-    assert np.array_equal(three.value[:len(two)], two.value)
+    assert np.array_equal(three.value[: len(two)], two.value)
 
 
 def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
@@ -252,8 +259,9 @@ def test_training_rows_carry_the_light_the_runtime_reads_off_the_proposals():
     truth = np.array([d.box for d in scene.dice], float)
     values = np.array([d.value for d in scene.dice])
     found = truth[:3] + 2.0  # the detector found three of the six, a little off
-    rows = crops_from_image(scene.image, truth, values, None, found,
-                            np.random.default_rng(0), jitter=False)
+    rows = crops_from_image(
+        scene.image, truth, values, None, found, np.random.default_rng(0), jitter=False
+    )
     expected = scene_light(scene.image, face_crops(scene.image, found))
     assert len(rows) == len(truth) and np.allclose(rows.light, expected[None])
     # ... which differs from the light of the labelled boxes, so the choice is pinned here.
@@ -273,11 +281,16 @@ def test_surface_negatives_keep_clear_of_every_die_and_proposal():
             assert np.isclose(b[3] - b[1], side) and 0.9 * 30 <= side <= 1.1 * 50
             assert b[0] >= 0 and b[1] >= 0 and b[2] <= 640 and b[3] <= 480
             g = side / 2
-            assert ((taken[:, 0] > b[2] + g) | (taken[:, 2] < b[0] - g)
-                    | (taken[:, 1] > b[3] + g) | (taken[:, 3] < b[1] - g)).all()
+            assert (
+                (taken[:, 0] > b[2] + g)
+                | (taken[:, 2] < b[0] - g)
+                | (taken[:, 1] > b[3] + g)
+                | (taken[:, 3] < b[1] - g)
+            ).all()
     # a frame full of dice leaves no bare surface: fewer squares, never an overlapping one
-    full = np.array([[x, y, x + 40, y + 40] for x in range(0, 640, 45) for y in range(0, 480, 45)],
-                    float)
+    full = np.array(
+        [[x, y, x + 40, y + 40] for x in range(0, 640, 45) for y in range(0, 480, 45)], float
+    )
     assert surface_boxes(rng, full, 480, 640, n=3) == []
 
 
@@ -285,12 +298,11 @@ def test_hard_negative_scenes_add_to_training_and_are_cut_once(tmp_path):
     from scanner.face_train import prepare
 
     plain, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
-    hard, sets = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0,
-                         hard_n=3)
+    hard, sets = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, hard_n=3)
     cached = tmp_path / "crops_train_hard.npz"
     assert cached.exists() and "train_hard" not in sets  # training data, not a validation set
     assert len(hard) > len(plain)
-    assert np.array_equal(hard.value[:len(plain)], plain.value)  # the usual crops come first
+    assert np.array_equal(hard.value[: len(plain)], plain.value)  # the usual crops come first
     stamp = cached.stat().st_mtime_ns
     again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, hard_n=3)
     assert cached.stat().st_mtime_ns == stamp and len(again) == len(hard)

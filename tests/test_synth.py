@@ -32,9 +32,20 @@ REPO = Path(__file__).resolve().parents[1]
 def _clean_style(value: int, angle: float, color: str = "blue") -> DieStyle:
     body = GAME_COLORS.get(color) or OTHER_COLORS[color]
     pip = (0.95, 0.95, 0.95) if sum(body) < 1.6 else (0.05, 0.05, 0.05)
-    return DieStyle(value=value, color=color, body=body, pip=pip, side=80, angle=angle,
-                    corner=0.2, pip_radius=0.16, tilt=(0.0, 0.0), light=(0.0, 0.0, 1.0),
-                    gloss=0.0, marble=0.0)
+    return DieStyle(
+        value=value,
+        color=color,
+        body=body,
+        pip=pip,
+        side=80,
+        angle=angle,
+        corner=0.2,
+        pip_radius=0.16,
+        tilt=(0.0, 0.0),
+        light=(0.0, 0.0, 1.0),
+        gloss=0.0,
+        marble=0.0,
+    )
 
 
 def count_pips(rgb: np.ndarray, alpha: np.ndarray, pip: tuple[float, float, float]) -> int:
@@ -161,14 +172,20 @@ def test_tilted_camera_sees_the_table_beyond_the_frame_not_a_mirror_of_it():
     h = w = 320
     pad = _margin(h, w)
     canvas = np.zeros((h + 2 * pad, w + 2 * pad, 3), np.float32)
-    canvas[pad:pad + h, pad:pad + w] = 0.8
+    canvas[pad : pad + h, pad : pad + w] = 0.8
     dark_bands = 0
     for seed in range(12):
         img, _ = _camera(np.random.default_rng(seed), canvas.copy(), [], pad)
-        inner = img[h // 4: -h // 4, w // 4: -w // 4]
+        inner = img[h // 4 : -h // 4, w // 4 : -w // 4]
         assert inner.min() > 50  # the frame itself is seen as it is
-        edges = np.concatenate([img[:3].reshape(-1, 3), img[-3:].reshape(-1, 3),
-                                img[:, :3].reshape(-1, 3), img[:, -3:].reshape(-1, 3)])
+        edges = np.concatenate(
+            [
+                img[:3].reshape(-1, 3),
+                img[-3:].reshape(-1, 3),
+                img[:, :3].reshape(-1, 3),
+                img[:, -3:].reshape(-1, 3),
+            ]
+        )
         dark_bands += int((edges.max(1) < 30).any())
     assert dark_bands >= 4  # most seeds tilt, and a tilt shows some margin
 
@@ -178,14 +195,16 @@ def test_neutral_light_renders_the_same_scene_without_the_cameras_colour_and_exp
     # under neutral light: the dice, boxes and table must be the same, only the light differs.
     lit = render_scene((4, 2), SceneConfig(jpeg_share=0.0))
     flat = render_scene((4, 2), SceneConfig(jpeg_share=0.0, light_shift=False))
-    assert [(d.value, d.color, d.box) for d in lit.dice] == \
-        [(d.value, d.color, d.box) for d in flat.dice]
+    assert [(d.value, d.color, d.box) for d in lit.dice] == [
+        (d.value, d.color, d.box) for d in flat.dice
+    ]
     assert not np.array_equal(lit.image, flat.image)
     # One gain per channel and one gamma turn the neutral picture into the lit one, up to
     # the blur and the sensor noise drawn after them: a per-channel fit in log space explains
     # nearly all of it, where a different scene would not fit at all.
-    a, b = (np.log(im.astype(np.float64).reshape(-1, 3) / 255 + 0.02) for im in (flat.image,
-                                                                               lit.image))
+    a, b = (
+        np.log(im.astype(np.float64).reshape(-1, 3) / 255 + 0.02) for im in (flat.image, lit.image)
+    )
     keep = (flat.image.reshape(-1, 3) > 30).all(1) & (lit.image.reshape(-1, 3) < 250).all(1)
     for ch in range(3):
         r = np.corrcoef(a[keep, ch], b[keep, ch])[0, 1]
@@ -196,8 +215,11 @@ def test_scene_dice_sizes_follow_config():
     cfg = SceneConfig(width=400, height=300, die_px=(30.0, 40.0), min_dice=5, max_dice=5)
     scene = render_scene(11, cfg)
     assert scene.image.shape == (300, 400, 3)
-    sides = [min(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in scene.dice
-             if d.box[0] > 0 and d.box[2] < 400 and d.box[1] > 0 and d.box[3] < 300]
+    sides = [
+        min(d.box[2] - d.box[0], d.box[3] - d.box[1])
+        for d in scene.dice
+        if d.box[0] > 0 and d.box[2] < 400 and d.box[1] > 0 and d.box[3] < 300
+    ]
     assert sides and all(28 <= s <= 40 * 1.45 + 12 for s in sides)
 
 
@@ -217,22 +239,42 @@ def test_dataset_writer(tmp_path):
             assert 0 <= int(cls) <= 5 and all(0 <= float(v) <= 1 for v in box)
     # same seed, same bytes
     again = write_dataset(tmp_path / "again", n=4, seed=5, workers=1)
-    assert (tmp_path / "again" / "images" / "train" / images[0].name).read_bytes() == \
-        images[0].read_bytes()
+    assert (tmp_path / "again" / "images" / "train" / images[0].name).read_bytes() == images[
+        0
+    ].read_bytes()
     assert again.exists()
 
 
 def test_synth_cli(tmp_path):
-    env_cmd = [sys.executable, "-m", "scanner", "synth", "--out", str(tmp_path / "d"),
-               "--n", "3", "--seed", "2", "--workers", "1", "--size", "160"]
+    env_cmd = [
+        sys.executable,
+        "-m",
+        "scanner",
+        "synth",
+        "--out",
+        str(tmp_path / "d"),
+        "--n",
+        "3",
+        "--seed",
+        "2",
+        "--workers",
+        "1",
+        "--size",
+        "160",
+    ]
     res = subprocess.run(env_cmd, capture_output=True, text=True, cwd=REPO, timeout=120)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     assert out["train"] == 3 and Path(out["dataset"]).exists()
     img = cv2.imread(str(next((tmp_path / "d" / "images" / "train").glob("*.jpg"))))
     assert img.shape == (160, 160, 3)
-    bad = subprocess.run([sys.executable, "-m", "scanner", "synth", "--out", str(tmp_path / "e"),
-                          "--n", "-1"], capture_output=True, text=True, cwd=REPO, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "scanner", "synth", "--out", str(tmp_path / "e"), "--n", "-1"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+    )
     assert bad.returncode == 2
     assert json.loads(bad.stdout)["error"]["code"] == "synth.count"
     assert len(bad.stderr.strip().splitlines()) == 1

@@ -20,8 +20,16 @@ def test_train_export_infer(tmp_path):
 
     data_dir = tmp_path / "dice8"
     shutil.copytree(REPO / "datasets" / "dice8", data_dir)  # ultralytics writes label caches
-    best = train(data_dir / "data.yaml", epochs=1, imgsz=160, batch=4, name="e2e", workers=0,
-                 project=tmp_path / "runs", cache=False)
+    best = train(
+        data_dir / "data.yaml",
+        epochs=1,
+        imgsz=160,
+        batch=4,
+        name="e2e",
+        workers=0,
+        project=tmp_path / "runs",
+        cache=False,
+    )
     assert best.exists()
     onnx_path = export_onnx(best, tmp_path / "dice.onnx", imgsz=160)
 
@@ -51,18 +59,27 @@ def test_face_reader_train_export_read(tmp_path, monkeypatch):
     monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
     sample = REPO / "datasets" / "dice8"
     paths = images_in(sample / "images" / "train")
-    data = face_train.collect(paths, sample / "labels" / "train", sample / "colors" / "train",
-                              None, copies=3, seed=0)
-    labels = sum(len((sample / "labels" / "train" / f"{p.stem}.txt").read_text().split("\n"))
-                 - 1 for p in paths)
+    data = face_train.collect(
+        paths, sample / "labels" / "train", sample / "colors" / "train", None, copies=3, seed=0
+    )
+    labels = sum(
+        len((sample / "labels" / "train" / f"{p.stem}.txt").read_text().split("\n")) - 1
+        for p in paths
+    )
     pos = data.die == 1
     assert pos.sum() == 3 * labels and (data.color[pos] >= 0).all()
     # without a detector the only negatives are the squares of bare surface, two an image at most
     assert 0 < (~pos).sum() <= face_train.SURFACE_NEGATIVES * len(paths)
     assert (data.value[~pos] == -1).all() and (data.color[~pos] == -1).all()
-    val = face_train.collect(images_in(sample / "images" / "val"),
-                             sample / "labels" / "val", sample / "colors" / "val", None,
-                             copies=1, seed=0, jitter=False)
+    val = face_train.collect(
+        images_in(sample / "images" / "val"),
+        sample / "labels" / "val",
+        sample / "colors" / "val",
+        None,
+        copies=1,
+        seed=0,
+        jitter=False,
+    )
     best = face_train.train(data, {"val": val}, "e2e", epochs=2, batch=16)
     log = (tmp_path / "runs" / "e2e" / "log.jsonl").read_text().splitlines()
     assert len(log) == 2  # one row per epoch; a second call resumes and trains no more

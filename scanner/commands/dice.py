@@ -15,13 +15,24 @@ from scanner.cli import command, emit
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (any size, aspect)")
     p.add_argument("--model", default=None, help="ONNX detector (default: models/dice.onnx)")
-    p.add_argument("--imgsz", type=int, default=640,
-                   help="long side the photo is scaled to for the detector (dice ~30-65 px "
-                   "there work best); 0 keeps the photo's scale")
-    p.add_argument("--conf", type=float, default=None,
-                   help="minimum confidence (default 0.5 with the face reader, 0.35 without)")
-    p.add_argument("--face", default=None,
-                   help="face reader ONNX (default: models/face.onnx); 'none': the detector alone")
+    p.add_argument(
+        "--imgsz",
+        type=int,
+        default=640,
+        help="long side the photo is scaled to for the detector (dice ~30-65 px "
+        "there work best); 0 keeps the photo's scale",
+    )
+    p.add_argument(
+        "--conf",
+        type=float,
+        default=None,
+        help="minimum confidence (default 0.5 with the face reader, 0.35 without)",
+    )
+    p.add_argument(
+        "--face",
+        default=None,
+        help="face reader ONNX (default: models/face.onnx); 'none': the detector alone",
+    )
 
 
 @command("dice", "Detect dice (value, player colour, box) in photos.", _arguments)
@@ -35,13 +46,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("dice.conf", "--conf must be between 0 and 1", "$.conf")
     # The first image is checked before the model loads: a typo fails fast.
     first = load_image(args.images[0], "$.images[0]")
-    detector = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf,
-                            reader=face_reader(args.face))
+    detector = DiceDetector(
+        args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf, reader=face_reader(args.face)
+    )
     out = []
     for i, path in enumerate(args.images):
         img = first if i == 0 else load_image(path, f"$.images[{i}]")
         h, w = img.shape[:2]
-        out.append({"path": path, "width": w, "height": h,
-                    "dice": detector.detect(img).to_json()})
+        out.append({"path": path, "width": w, "height": h, "dice": detector.detect(img).to_json()})
     emit({"images": out})
     return 0

@@ -23,30 +23,46 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--synth-seed", type=int, default=1000, help="never used for training")
     p.add_argument("--real-dir", default=str(REALDICE), help="folder with images/ and labels/")
     p.add_argument("--imgsz", type=int, default=640, help="0 = native scale")
-    p.add_argument("--face", default=None,
-                   help="face reader ONNX (default: models/face.onnx); 'none': the detector alone")
-    p.add_argument("--conf", type=float, default=None,
-                   help="minimum confidence (default 0.5 with the face reader, 0.35 without)")
+    p.add_argument(
+        "--face",
+        default=None,
+        help="face reader ONNX (default: models/face.onnx); 'none': the detector alone",
+    )
+    p.add_argument(
+        "--conf",
+        type=float,
+        default=None,
+        help="minimum confidence (default 0.5 with the face reader, 0.35 without)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
 
 
-@command("eval", "Print the detector's figures on the held-out synthetic and real test sets.",
-         _arguments)
+@command(
+    "eval", "Print the detector's figures on the held-out synthetic and real test sets.", _arguments
+)
 def run(args: argparse.Namespace) -> int:
     from scanner.synth.dataset import ensure_test_set
     from scanner.synth.scene import photo_config
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
     from scanner.vision.evaluate import evaluate, format_table
 
-    detector = DiceDetector(args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf,
-                            reader=face_reader(args.face))
+    detector = DiceDetector(
+        args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf, reader=face_reader(args.face)
+    )
     rows = []
     synth = Path(args.synth_dir)
     if args.synth_n:
         images = ensure_test_set(synth, args.synth_n, args.synth_seed, photo_config())
-        rows.append(evaluate(detector, images, synth / "labels" / "train",
-                             f"synthetic seed {args.synth_seed}", synth / "colors" / "train",
-                             limit=args.synth_n).row())
+        rows.append(
+            evaluate(
+                detector,
+                images,
+                synth / "labels" / "train",
+                f"synthetic seed {args.synth_seed}",
+                synth / "colors" / "train",
+                limit=args.synth_n,
+            ).row()
+        )
     real = Path(args.real_dir)
     if (real / "images").is_dir():
         rows.append(evaluate(detector, real / "images", real / "labels", "realdice test").row())

@@ -15,8 +15,11 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="dataset seed; same seed, same images")
     p.add_argument("--size", type=int, default=320, help="image side in pixels")
     p.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
-    p.add_argument("--portable", action="store_true",
-                   help="omit the absolute path: from the YAML's folder (committed samples)")
+    p.add_argument(
+        "--portable",
+        action="store_true",
+        help="omit the absolute path: from the YAML's folder (committed samples)",
+    )
 
 
 @command("synth", "Render a synthetic dice dataset (YOLO layout + data.yaml).", _arguments)
@@ -29,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     if not 64 <= args.size <= 4096:
         raise InputError("synth.size", "--size must be between 64 and 4096", "$.size")
     cfg = SceneConfig(width=args.size, height=args.size)
-    yaml_path = write_dataset(args.out, args.n, args.seed, args.val, cfg, args.workers,
-                              args.portable)
+    yaml_path = write_dataset(
+        args.out, args.n, args.seed, args.val, cfg, args.workers, args.portable
+    )
     emit({"dataset": str(yaml_path), "train": args.n, "val": args.val, "seed": args.seed})
     return 0

@@ -20,18 +20,31 @@ REALDICE_TRAIN = REPO.parent / "shared" / "realdice" / "photos_a" / "train"
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", default=str(REPO / "datasets" / "generated" / "mix"),
-                   help="where the mixed dataset is rendered")
+    p.add_argument(
+        "--data-dir",
+        default=str(REPO / "datasets" / "generated" / "mix"),
+        help="where the mixed dataset is rendered",
+    )
     p.add_argument("--synth-n", type=int, default=1200)
     p.add_argument("--synth-val", type=int, default=150)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--real-dir", default=str(REALDICE_TRAIN),
-                   help="real photos (images/, labels/) to tile into training; '' for none")
+    p.add_argument(
+        "--real-dir",
+        default=str(REALDICE_TRAIN),
+        help="real photos (images/, labels/) to tile into training; '' for none",
+    )
     p.add_argument("--real-per-photo", type=int, default=6)
-    p.add_argument("--stage", choices=("all", "detector", "face"), default="all",
-                   help="train the detector, the face reader, or both (default)")
-    p.add_argument("--model", default="yolo11n.yaml",
-                   help="ultralytics model YAML, or a .pt checkpoint to fine-tune")
+    p.add_argument(
+        "--stage",
+        choices=("all", "detector", "face"),
+        default="all",
+        help="train the detector, the face reader, or both (default)",
+    )
+    p.add_argument(
+        "--model",
+        default="yolo11n.yaml",
+        help="ultralytics model YAML, or a .pt checkpoint to fine-tune",
+    )
     p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate")
     p.add_argument("--epochs", type=int, default=16)
     p.add_argument("--imgsz", type=int, default=320)
@@ -41,31 +54,46 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=str(REPO / "models" / "dice.onnx"))
     p.add_argument("--resume", action="store_true", help="continue runs/detect/NAME/last.pt")
     face = p.add_argument_group("face reader (scanner.vision.face)")
-    face.add_argument("--face-dir", default=str(REPO / "datasets" / "generated" / "face"),
-                      help="where its scenes and crops are written")
+    face.add_argument(
+        "--face-dir",
+        default=str(REPO / "datasets" / "generated" / "face"),
+        help="where its scenes and crops are written",
+    )
     face.add_argument("--face-n", type=int, default=4000, help="rendered 640 px scenes")
     face.add_argument("--face-val", type=int, default=200, help="rendered validation scenes")
     face.add_argument("--face-seed", type=int, default=5)
     face.add_argument("--face-epochs", type=int, default=10)
-    face.add_argument("--face-hard-n", type=int, default=600,
-                      help="extra scenes crowded with pip-less (swirled) cubes and cards "
-                           "(face_train.hard_negatives); 0 for none")
-    face.add_argument("--face-train-seed", type=int, default=0,
-                      help="the reader's weight and batch-order seed (its data keep --face-seed)")
+    face.add_argument(
+        "--face-hard-n",
+        type=int,
+        default=600,
+        help="extra scenes crowded with pip-less (swirled) cubes and cards "
+        "(face_train.hard_negatives); 0 for none",
+    )
+    face.add_argument(
+        "--face-train-seed",
+        type=int,
+        default=0,
+        help="the reader's weight and batch-order seed (its data keep --face-seed)",
+    )
     face.add_argument("--face-name", default="face", help="run name under runs/face/")
     face.add_argument("--face-out", default=str(REPO / "models" / "face.onnx"))
 
 
-@command("train", "Train the dice detector and the face reader (needs the 'train' extra), "
-         "export ONNX.", _arguments)
+@command(
+    "train",
+    "Train the dice detector and the face reader (needs the 'train' extra), export ONNX.",
+    _arguments,
+)
 def run(args: argparse.Namespace) -> int:
     from scanner.errors import InputError
 
     try:
         import ultralytics  # noqa: F401
     except ImportError:
-        raise InputError("train.missing-extra",
-                         "training needs the train extra: pip install 'alea[train]'") from None
+        raise InputError(
+            "train.missing-extra", "training needs the train extra: pip install 'alea[train]'"
+        ) from None
     if args.face_hard_n < 0:
         raise InputError("train.bad-option", "--face-hard-n must be 0 or more", "$.face_hard_n")
     real = Path(args.real_dir) if args.real_dir else None
@@ -73,10 +101,27 @@ def run(args: argparse.Namespace) -> int:
     if args.stage in ("all", "detector"):
         from scanner.train import export_onnx, prepare, train
 
-        data = prepare(Path(args.data_dir), args.synth_n, args.synth_val, args.seed, real,
-                       args.real_per_photo, size=args.imgsz)
-        best = train(data, args.model, args.epochs, args.imgsz, args.batch, args.name,
-                     args.workers, args.resume, args.seed, lr0=args.lr0)
+        data = prepare(
+            Path(args.data_dir),
+            args.synth_n,
+            args.synth_val,
+            args.seed,
+            real,
+            args.real_per_photo,
+            size=args.imgsz,
+        )
+        best = train(
+            data,
+            args.model,
+            args.epochs,
+            args.imgsz,
+            args.batch,
+            args.name,
+            args.workers,
+            args.resume,
+            args.seed,
+            lr0=args.lr0,
+        )
         result.update(weights=str(best), onnx=str(export_onnx(best, Path(args.out))))
     if args.stage in ("all", "face"):
         from scanner import face_train
@@ -84,12 +129,23 @@ def run(args: argparse.Namespace) -> int:
 
         # The reader learns from the boxes this detector proposes, as at run time.
         detector = DiceDetector(args.out, imgsz=768, reader=False, colors=False)
-        train_set, val_sets = face_train.prepare(Path(args.face_dir), detector, args.face_n,
-                                                 args.face_val, args.face_seed, real,
-                                                 hard_n=args.face_hard_n)
-        best = face_train.train(train_set, val_sets, args.face_name, args.face_epochs,
-                                seed=args.face_train_seed,
-                                log=lambda row: print(row, file=sys.stderr, flush=True))
+        train_set, val_sets = face_train.prepare(
+            Path(args.face_dir),
+            detector,
+            args.face_n,
+            args.face_val,
+            args.face_seed,
+            real,
+            hard_n=args.face_hard_n,
+        )
+        best = face_train.train(
+            train_set,
+            val_sets,
+            args.face_name,
+            args.face_epochs,
+            seed=args.face_train_seed,
+            log=lambda row: print(row, file=sys.stderr, flush=True),
+        )
         out = face_train.export_onnx(best, Path(args.face_out))
         result.update(face_weights=str(best), face_onnx=str(out))
     emit(result)

@@ -32,13 +32,16 @@ def _write_one(job: tuple[str, str, int, int, SceneConfig]) -> int:
     name = f"s{seed}_{index:06d}"
     root = Path(out)
     h, w = scene.image.shape[:2]
-    cv2.imwrite(str(root / "images" / split / f"{name}.jpg"), scene.image,
-                [cv2.IMWRITE_JPEG_QUALITY, 95])
+    cv2.imwrite(
+        str(root / "images" / split / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95]
+    )
     lines, colors = [], []
     for d in labelled(scene):
         x0, y0, x1, y1 = d.box
-        lines.append(f"{d.value - 1} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
-                     f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
+        lines.append(
+            f"{d.value - 1} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
+            f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+        )
         colors.append(d.color)
     for sub, rows in (("labels", lines), ("colors", colors)):
         (root / sub / split / f"{name}.txt").write_text("".join(r + "\n" for r in rows))
@@ -90,9 +93,15 @@ def ensure_test_set(out: str | os.PathLike, n: int, seed: int, cfg: SceneConfig)
     return images
 
 
-def write_dataset(out: str | os.PathLike, n: int, seed: int, val: int = 0,
-                  cfg: SceneConfig | None = None, workers: int | None = None,
-                  portable: bool = False) -> Path:
+def write_dataset(
+    out: str | os.PathLike,
+    n: int,
+    seed: int,
+    val: int = 0,
+    cfg: SceneConfig | None = None,
+    workers: int | None = None,
+    portable: bool = False,
+) -> Path:
     """Render n training images (+ `val` validation images) into `out`; returns the YAML path."""
     cfg = cfg or SceneConfig()
     root = Path(out)
@@ -110,8 +119,12 @@ def write_dataset(out: str | os.PathLike, n: int, seed: int, val: int = 0,
     if workers > 1 and len(jobs) > 8:
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
         with ctx.Pool(workers) as pool:
-            for _ in tqdm(pool.imap_unordered(_write_one, jobs, chunksize=8), total=len(jobs),
-                          desc="rendering", disable=None):
+            for _ in tqdm(
+                pool.imap_unordered(_write_one, jobs, chunksize=8),
+                total=len(jobs),
+                desc="rendering",
+                disable=None,
+            ):
                 pass
     else:
         for job in tqdm(jobs, desc="rendering", disable=None):

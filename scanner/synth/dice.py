@@ -137,13 +137,15 @@ def random_style(rng: np.random.Generator, value: int, side: float, game_share: 
         side=float(side),
         angle=float(rng.uniform(0, 2 * np.pi)),
         corner=float(rng.uniform(0.12, 0.38)),
-        pip_radius=float(rng.uniform(0.13, 0.2) * (1.35 if value == 1 and rng.random() < 0.4
-                                                   else 1.0)),
+        pip_radius=float(
+            rng.uniform(0.13, 0.2) * (1.35 if value == 1 and rng.random() < 0.4 else 1.0)
+        ),
         tilt=(float(tilt_mag * np.cos(tilt_dir)), float(tilt_mag * np.sin(tilt_dir))),
         light=tuple(light.tolist()),
         gloss=float(rng.uniform(0.1, 0.9)),
         # The game's dice are plain; swirled plastic only appears among the other colours.
-        marble=float(rng.uniform(0.3, 1.0)) if color in OTHER_COLORS and rng.random() < 0.25
+        marble=float(rng.uniform(0.3, 1.0))
+        if color in OTHER_COLORS and rng.random() < 0.25
         else 0.0,
     )
 

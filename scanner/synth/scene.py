@@ -94,8 +94,10 @@ def _text(img, text, org, scale, color, thickness):
 
 
 def _wood(rng, h, w):
-    base = np.array(rng.choice([(0.55, 0.36, 0.2), (0.7, 0.5, 0.3), (0.4, 0.25, 0.15),
-                                (0.8, 0.65, 0.45)]), dtype=np.float32)
+    base = np.array(
+        rng.choice([(0.55, 0.36, 0.2), (0.7, 0.5, 0.3), (0.4, 0.25, 0.15), (0.8, 0.65, 0.45)]),
+        dtype=np.float32,
+    )
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
     ang = rng.uniform(0, np.pi)
     t = x * np.cos(ang) + y * np.sin(ang)
@@ -131,18 +133,28 @@ def _board(rng, h, w):
         if rng.random() < 0.6:
             cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), col, -1)
         else:
-            cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), col,
-                          int(rng.integers(1, 6)))
+            cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), col, int(rng.integers(1, 6)))
     for _ in range(rng.integers(0, 6)):
         col = tuple(float(c) for c in rng.uniform(0, 1, 3))
-        _text(img, "".join(rng.choice(list("ALEAIACTAEST TEMPLVM FORVM 0123456789"), 6)),
-              (int(rng.integers(0, w)), int(rng.integers(0, h))),
-              float(rng.uniform(0.3, 1.2)), col, int(rng.integers(1, 3)))
+        _text(
+            img,
+            "".join(rng.choice(list("ALEAIACTAEST TEMPLVM FORVM 0123456789"), 6)),
+            (int(rng.integers(0, w)), int(rng.integers(0, h))),
+            float(rng.uniform(0.3, 1.2)),
+            col,
+            int(rng.integers(1, 3)),
+        )
     for _ in range(rng.integers(0, 8)):
         # small round icons: the dots that a detector must not read as pips without a die face
         col = tuple(float(c) for c in rng.uniform(0, 1, 3))
-        cv2.circle(img, (int(rng.integers(0, w)), int(rng.integers(0, h))),
-                   int(rng.integers(2, 8)), col, -1, cv2.LINE_AA)
+        cv2.circle(
+            img,
+            (int(rng.integers(0, w)), int(rng.integers(0, h))),
+            int(rng.integers(2, 8)),
+            col,
+            -1,
+            cv2.LINE_AA,
+        )
     return img * (0.95 + 0.1 * _noise(rng, h, w, 2)[..., None])
 
 
@@ -155,21 +167,39 @@ SURFACE_WEIGHTS = (0.25, 0.2, 0.3, 0.25)
 
 def _hand(rng, img, mask_avoid):
     h, w = img.shape[:2]
-    skin = np.array(rng.choice([(0.87, 0.67, 0.55), (0.7, 0.5, 0.38), (0.45, 0.3, 0.2),
-                                (0.95, 0.78, 0.68)]), dtype=np.float32)
+    skin = np.array(
+        rng.choice([(0.87, 0.67, 0.55), (0.7, 0.5, 0.38), (0.45, 0.3, 0.2), (0.95, 0.78, 0.68)]),
+        dtype=np.float32,
+    )
     layer = np.zeros((h, w), np.uint8)
     side = rng.integers(4)
-    cx, cy = [(rng.integers(w), -h // 6), (rng.integers(w), h + h // 6), (-w // 6, rng.integers(h)),
-              (w + w // 6, rng.integers(h))][side]
+    cx, cy = [
+        (rng.integers(w), -h // 6),
+        (rng.integers(w), h + h // 6),
+        (-w // 6, rng.integers(h)),
+        (w + w // 6, rng.integers(h)),
+    ][side]
     palm = int(rng.uniform(0.15, 0.3) * min(h, w))
-    cv2.ellipse(layer, (int(cx), int(cy)), (palm, int(palm * 1.3)), float(rng.uniform(0, 180)),
-                0, 360, 255, -1)
+    cv2.ellipse(
+        layer,
+        (int(cx), int(cy)),
+        (palm, int(palm * 1.3)),
+        float(rng.uniform(0, 180)),
+        0,
+        360,
+        255,
+        -1,
+    )
     toward = np.array([w / 2 - cx, h / 2 - cy], np.float32)
     toward /= np.linalg.norm(toward) + 1e-6
     for i in range(rng.integers(2, 6)):
         spread = (i - 2) * 0.25 + rng.normal(0, 0.05)
-        d = np.array([toward[0] * np.cos(spread) - toward[1] * np.sin(spread),
-                      toward[0] * np.sin(spread) + toward[1] * np.cos(spread)])
+        d = np.array(
+            [
+                toward[0] * np.cos(spread) - toward[1] * np.sin(spread),
+                toward[0] * np.sin(spread) + toward[1] * np.cos(spread),
+            ]
+        )
         length = palm * rng.uniform(1.2, 2.0)
         p0 = (int(cx), int(cy))
         p1 = (int(cx + d[0] * length), int(cy + d[1] * length))
@@ -244,12 +274,14 @@ def _composite(canvas, rgb, alpha, x, y):
     cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x0 + pw, w), min(y0 + ph, h)
     if cx0 >= cx1 or cy0 >= cy1:
         return x0, y0
-    a = alpha[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0, None]
+    a = alpha[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0, None]
     region = canvas[cy0:cy1, cx0:cx1]
     if rgb is None:  # a shadow: darken
         canvas[cy0:cy1, cx0:cx1] = region * (1 - a)
     else:
-        canvas[cy0:cy1, cx0:cx1] = region * (1 - a) + rgb[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0] * a
+        canvas[cy0:cy1, cx0:cx1] = (
+            region * (1 - a) + rgb[cy0 - y0 : cy1 - y0, cx0 - x0 : cx1 - x0] * a
+        )
     return x0, y0
 
 
@@ -273,11 +305,12 @@ def _camera(rng, img, outlines, pad: int, light_shift: bool = True):
         j = rng.uniform(0, 0.05) * min(h, w)
         dst = frame + rng.uniform(-j, j, (4, 2)).astype(np.float32)
         hm = cv2.getPerspectiveTransform(frame + np.float32(pad), dst)
-        img = cv2.warpPerspective(img, hm, (w, h), flags=cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REFLECT)
+        img = cv2.warpPerspective(
+            img, hm, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
         outlines = [cv2.perspectiveTransform(o[None], hm)[0] for o in outlines]
     else:  # straight above: the frame itself, no resampling
-        img = img[pad:pad + h, pad:pad + w]
+        img = img[pad : pad + h, pad : pad + w]
         outlines = [o - np.float32(pad) for o in outlines]
     # Light colour and white balance: warm tungsten to cool daylight, plus exposure and gamma.
     warmth = rng.normal(0, 0.12)
@@ -343,8 +376,9 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     for (x, y, size), (_rgb, alpha, _o) in zip(centres, patches, strict=True):
         blur = max(1.0, size * rng.uniform(0.05, 0.15))
         sa = cv2.GaussianBlur(alpha, (0, 0), blur) * sh_dark
-        _composite(img, None, sa, x + np.cos(sh_dir) * sh_len * size,
-                   y + np.sin(sh_dir) * sh_len * size)
+        _composite(
+            img, None, sa, x + np.cos(sh_dir) * sh_len * size, y + np.sin(sh_dir) * sh_len * size
+        )
     outlines = []
     for (x, y, _size), (rgb, alpha, outline) in zip(centres, patches, strict=True):
         x0, y0 = _composite(img, rgb, alpha, x, y)
@@ -366,6 +400,9 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         inside, _ = cv2.intersectConvexConvex(hull, frame)
         area = cv2.contourArea(hull)
         visible = float(inside / area) if area > 0 else 0.0
-        dice.append(SceneDie(st.value, st.color, (float(x0), float(y0), float(x1), float(y1)),
-                             min(visible, 1.0)))
+        dice.append(
+            SceneDie(
+                st.value, st.color, (float(x0), float(y0), float(x1), float(y1)), min(visible, 1.0)
+            )
+        )
     return Scene(bgr, dice)

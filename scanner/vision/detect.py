@@ -100,12 +100,16 @@ def letterbox(img: np.ndarray, imgsz: int, stride: int = 32) -> tuple[np.ndarray
     h, w = img.shape[:2]
     scale = imgsz / max(h, w) if imgsz > 0 else 1.0
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
-    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1
-                         else cv2.INTER_LINEAR) if (nw, nh) != (w, h) else img
+    resized = (
+        cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        if (nw, nh) != (w, h)
+        else img
+    )
     pw, ph = (-nw) % stride, (-nh) % stride
     px, py = pw // 2, ph // 2
-    out = cv2.copyMakeBorder(resized, py, ph - py, px, pw - px, cv2.BORDER_CONSTANT,
-                             value=(114, 114, 114))
+    out = cv2.copyMakeBorder(
+        resized, py, ph - py, px, pw - px, cv2.BORDER_CONSTANT, value=(114, 114, 114)
+    )
     return out, scale, px, py
 
 
@@ -128,8 +132,7 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
-def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300,
-           vote_iou: float = 0.6):
+def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300, vote_iou: float = 0.6):
     """(1, 4+6, N) head output -> (boxes xyxy in network pixels, values 1..6, scores).
 
     The value of a kept box is a vote: the score vectors of all candidate anchors overlapping it
@@ -175,10 +178,16 @@ class DiceDetector:
     >>> det.detect(cv2.imread("table.jpg"))       # doctest: +SKIP
     """
 
-    def __init__(self, model: str | os.PathLike = DEFAULT_MODEL, imgsz: int = DEFAULT_IMGSZ,
-                 conf: float | None = None, iou: float = 0.45, threads: int | None = None,
-                 colors: bool = True,
-                 reader: str | os.PathLike | None | bool = True) -> None:
+    def __init__(
+        self,
+        model: str | os.PathLike = DEFAULT_MODEL,
+        imgsz: int = DEFAULT_IMGSZ,
+        conf: float | None = None,
+        iou: float = 0.45,
+        threads: int | None = None,
+        colors: bool = True,
+        reader: str | os.PathLike | None | bool = True,
+    ) -> None:
         from scanner.vision.runtime import open_session
 
         self.session = open_session(model, threads, "detector model")
@@ -194,8 +203,11 @@ class DiceDetector:
         if reader:
             from scanner.vision.face import FaceReader
 
-            self.reader = FaceReader.load(turns=READ_TURNS, threads=threads) if reader is True \
+            self.reader = (
+                FaceReader.load(turns=READ_TURNS, threads=threads)
+                if reader is True
                 else FaceReader(reader, threads, READ_TURNS)
+            )
         self.conf = conf if conf is not None else READ_CONF if self.reader else DETECT_CONF
         self.colors = colors
 
@@ -204,8 +216,15 @@ class DiceDetector:
         if self.fixed:
             boxed, scale, px, py = letterbox(img, self.imgsz)
             h, w = boxed.shape[:2]
-            boxed = cv2.copyMakeBorder(boxed, 0, self.imgsz - h, 0, self.imgsz - w,
-                                       cv2.BORDER_CONSTANT, value=(114, 114, 114))
+            boxed = cv2.copyMakeBorder(
+                boxed,
+                0,
+                self.imgsz - h,
+                0,
+                self.imgsz - w,
+                cv2.BORDER_CONSTANT,
+                value=(114, 114, 114),
+            )
         else:
             boxed, scale, px, py = letterbox(img, self.imgsz)
         blob = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None]
@@ -256,5 +275,4 @@ class DiceDetector:
         if not keep.any():
             return Dice.empty()
         colors = color_names(p_color[keep]) if self.colors else []
-        return Dice(boxes[keep], p_value[keep].argmax(1) + 1, np.clip(p_die[keep], 0, 1),
-                    colors)
+        return Dice(boxes[keep], p_value[keep].argmax(1) + 1, np.clip(p_die[keep], 0, 1), colors)

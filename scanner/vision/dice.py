@@ -41,8 +41,11 @@ class Dice:
             raise ValueError(f"die values must be 1..6, got {sorted(set(value.tolist()))}")
         if n and (conf.min() < 0 or conf.max() > 1 or not np.isfinite(conf).all()):
             raise ValueError("confidence must lie in 0..1")
-        if n and (not np.isfinite(xyxy).all() or (xyxy[:, 2] < xyxy[:, 0]).any()
-                  or (xyxy[:, 3] < xyxy[:, 1]).any()):
+        if n and (
+            not np.isfinite(xyxy).all()
+            or (xyxy[:, 2] < xyxy[:, 0]).any()
+            or (xyxy[:, 3] < xyxy[:, 1]).any()
+        ):
             raise ValueError("boxes must be finite x0 <= x1, y0 <= y1")
         bad = {c for c in color if c is not None and c not in PLAYER_COLORS}
         if bad:
@@ -66,8 +69,9 @@ class Dice:
         """The dice at `idx` (indices or a boolean mask), in that order."""
         idx = np.asarray(idx).reshape(-1)
         idx = np.flatnonzero(idx) if idx.dtype == bool else idx.astype(np.int64)
-        return Dice(self.xyxy[idx], self.value[idx], self.confidence[idx],
-                    [self.color[i] for i in idx])
+        return Dice(
+            self.xyxy[idx], self.value[idx], self.confidence[idx], [self.color[i] for i in idx]
+        )
 
     def with_colors(self, colors: Sequence[str | None]) -> Dice:
         return Dice(self.xyxy, self.value, self.confidence, list(colors))
@@ -81,6 +85,5 @@ class Dice:
                 "confidence": round(float(p), 4),
                 "bbox": [round(float(x), decimals) for x in box],
             }
-            for box, v, p, c in zip(self.xyxy, self.value, self.confidence, self.color,
-                                    strict=True)
+            for box, v, p, c in zip(self.xyxy, self.value, self.confidence, self.color, strict=True)
         ]

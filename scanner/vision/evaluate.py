@@ -62,7 +62,9 @@ class Tally:
             return round(100.0 * a / b, 2) if b else None
 
         return {
-            "set": self.name, "images": self.images, "dice": self.truth,
+            "set": self.name,
+            "images": self.images,
+            "dice": self.truth,
             "recall": pct(self.matched, self.truth),
             "precision": pct(self.matched, self.predicted),
             "value_acc": pct(self.value_ok, self.matched),
@@ -112,11 +114,21 @@ def match(truth: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[i
 
 
 def read_truth(label: Path, colors: Path | None, w: int, h: int):
-    rows = [ln.split() for ln in label.read_text().splitlines() if ln.strip()] \
-        if label.exists() else []
+    rows = (
+        [ln.split() for ln in label.read_text().splitlines() if ln.strip()]
+        if label.exists()
+        else []
+    )
     r = np.array(rows, np.float64).reshape(-1, 5)
-    boxes = np.stack([(r[:, 1] - r[:, 3] / 2) * w, (r[:, 2] - r[:, 4] / 2) * h,
-                      (r[:, 1] + r[:, 3] / 2) * w, (r[:, 2] + r[:, 4] / 2) * h], 1)
+    boxes = np.stack(
+        [
+            (r[:, 1] - r[:, 3] / 2) * w,
+            (r[:, 2] - r[:, 4] / 2) * h,
+            (r[:, 1] + r[:, 3] / 2) * w,
+            (r[:, 2] + r[:, 4] / 2) * h,
+        ],
+        1,
+    )
     values = r[:, 0].astype(int) + 1
     names = None
     if colors is not None and colors.exists():
@@ -125,8 +137,14 @@ def read_truth(label: Path, colors: Path | None, w: int, h: int):
     return boxes, values, names
 
 
-def evaluate(detector, images_dir: Path, labels_dir: Path, name: str,
-             colors_dir: Path | None = None, limit: int | None = None) -> Tally:
+def evaluate(
+    detector,
+    images_dir: Path,
+    labels_dir: Path,
+    name: str,
+    colors_dir: Path | None = None,
+    limit: int | None = None,
+) -> Tally:
     """Run `detector` over a labelled image folder and tally the figures."""
     from scanner.vision.detect import load_image
 
@@ -134,8 +152,12 @@ def evaluate(detector, images_dir: Path, labels_dir: Path, name: str,
     for path in tqdm(images_in(images_dir)[:limit], desc=f"eval {name}", disable=None):
         img = load_image(path)
         h, w = img.shape[:2]
-        tb, tv, tc = read_truth(labels_dir / f"{path.stem}.txt",
-                                colors_dir / f"{path.stem}.txt" if colors_dir else None, w, h)
+        tb, tv, tc = read_truth(
+            labels_dir / f"{path.stem}.txt",
+            colors_dir / f"{path.stem}.txt" if colors_dir else None,
+            w,
+            h,
+        )
         t0 = time.perf_counter()
         dice = detector.detect(img)
         tally.ms.append((time.perf_counter() - t0) * 1000)
@@ -145,10 +167,19 @@ def evaluate(detector, images_dir: Path, labels_dir: Path, name: str,
 
 def format_table(rows: list[dict]) -> str:
     """A fixed-width text table, one row per test set (the MODEL_CARD's table)."""
-    cols = ["set", "images", "dice", "recall", "precision", "value_acc", "color_acc",
-            "images_right", "right_but_colour", "median_ms"]
-    text = [[c for c in cols]] + [["-" if r[c] is None else str(r[c]) for c in cols]
-                                  for r in rows]
+    cols = [
+        "set",
+        "images",
+        "dice",
+        "recall",
+        "precision",
+        "value_acc",
+        "color_acc",
+        "images_right",
+        "right_but_colour",
+        "median_ms",
+    ]
+    text = [[c for c in cols]] + [["-" if r[c] is None else str(r[c]) for c in cols] for r in rows]
     widths = [max(len(t[i]) for t in text) for i in range(len(cols))]
     return "\n".join("  ".join(t[i].ljust(widths[i]) for i in range(len(cols))) for t in text)
 
@@ -156,10 +187,18 @@ def format_table(rows: list[dict]) -> str:
 def markdown_table(rows: list[dict], first: str = "set") -> str:
     """The rows as the model card's markdown tables, for the benchmarks to print; `first`
     heads the column of the rows' names."""
-    keys = ("set", "recall", "precision", "value_acc", "color_acc", "images_right",
-            "right_but_colour")
+    keys = (
+        "set",
+        "recall",
+        "precision",
+        "value_acc",
+        "color_acc",
+        "images_right",
+        "right_but_colour",
+    )
     head = (first, "recall", "precision", "value", "colour", "images right", "right but colour")
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join("-" if r[k] is None else str(r[k]) for k in keys) + " |"
-              for r in rows]
+    lines += [
+        "| " + " | ".join("-" if r[k] is None else str(r[k]) for k in keys) + " |" for r in rows
+    ]
     return "\n".join(lines)

@@ -38,9 +38,15 @@ DICE_LIGHT = slice(10, 13)  # where scene_light keeps the dice's shades-of-grey 
 COLOR_CLASSES: tuple[str, ...] = (*PLAYER_COLORS, "other")
 
 
-def crop_transform(box, size: int = CROP, margin: float = MARGIN, angle: float = 0.0,
-                   shift: tuple[float, float] = (0.0, 0.0), zoom: float = 1.0,
-                   flip: bool = False) -> np.ndarray:
+def crop_transform(
+    box,
+    size: int = CROP,
+    margin: float = MARGIN,
+    angle: float = 0.0,
+    shift: tuple[float, float] = (0.0, 0.0),
+    zoom: float = 1.0,
+    flip: bool = False,
+) -> np.ndarray:
     """The 2×3 affine taking crop pixels to image pixels for one box (xyxy).
 
     `angle` (radians), `shift` (fractions of the side), `zoom` and `flip` are augmentations for
@@ -60,8 +66,9 @@ def crop_transform(box, size: int = CROP, margin: float = MARGIN, angle: float =
     return np.hstack([a, off[:, None]])
 
 
-def face_crops(img: np.ndarray, boxes: np.ndarray, size: int = CROP,
-               transforms: list[np.ndarray] | None = None) -> np.ndarray:
+def face_crops(
+    img: np.ndarray, boxes: np.ndarray, size: int = CROP, transforms: list[np.ndarray] | None = None
+) -> np.ndarray:
     """(N, size, size, 3) uint8 BGR crops of the dice at `boxes` (xyxy, image pixels)."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     out = np.empty((len(boxes), size, size, 3), np.uint8)
@@ -83,9 +90,13 @@ def face_crops(img: np.ndarray, boxes: np.ndarray, size: int = CROP,
             region = cv2.GaussianBlur(region, (0, 0), 0.45 * factor)
         m_roi = m.copy()
         m_roi[:, 2] -= (rx0, ry0)
-        out[i] = cv2.warpAffine(region, m_roi, (size, size),
-                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
+        out[i] = cv2.warpAffine(
+            region,
+            m_roi,
+            (size, size),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
     return out
 
 
@@ -145,8 +156,9 @@ def scene_light(img: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
     x = small.reshape(-1, 3).astype(np.float32) / 255.0
     sog, mean = illuminant(small), x.mean(0)
     dice = dice_light(crops) if crops is not None and len(crops) else [*sog, *mean]
-    return np.array([*sog, white_level(small), *mean, *np.quantile(x, 0.99, axis=0), *dice],
-                    np.float32)
+    return np.array(
+        [*sog, white_level(small), *mean, *np.quantile(x, 0.99, axis=0), *dice], np.float32
+    )
 
 
 def to_blob(crops: np.ndarray) -> np.ndarray:
@@ -157,8 +169,12 @@ def to_blob(crops: np.ndarray) -> np.ndarray:
 class FaceReader:
     """Load the reader's ONNX once, then `read(img, boxes)` as often as needed."""
 
-    def __init__(self, model: str | os.PathLike = DEFAULT_FACE_MODEL,
-                 threads: int | None = None, turns: int = 1) -> None:
+    def __init__(
+        self,
+        model: str | os.PathLike = DEFAULT_FACE_MODEL,
+        threads: int | None = None,
+        turns: int = 1,
+    ) -> None:
         from scanner.vision.runtime import open_session
 
         self.session = open_session(model, threads, "face reader model", "$.face")
@@ -166,18 +182,25 @@ class FaceReader:
         if set(inputs) != {"crop", "light"} or inputs["light"][1:] != [N_LIGHT]:
             # Another model (the detector's ONNX given as --face, a reader exported for other
             # light numbers) would fail inside onnxruntime at the first die: say so up front.
-            raise InputError("model.unreadable",
-                             f"{model} is not a face reader for this version: it takes "
-                             f"{inputs}, not crop (N, 3, {CROP}, {CROP}) and light "
-                             f"(N, {N_LIGHT}); retrain it with `alea train --stage face` or use "
-                             "the shipped models/face.onnx", "$.face")
+            raise InputError(
+                "model.unreadable",
+                f"{model} is not a face reader for this version: it takes "
+                f"{inputs}, not crop (N, 3, {CROP}, {CROP}) and light "
+                f"(N, {N_LIGHT}); retrain it with `alea train --stage face` or use "
+                "the shipped models/face.onnx",
+                "$.face",
+            )
         shape = inputs["crop"]
         self.size = int(shape[2]) if isinstance(shape[2], int) else CROP
         self.turns = turns
 
     @classmethod
-    def load(cls, path: str | os.PathLike = DEFAULT_FACE_MODEL, threads: int | None = None,
-             turns: int = 1):
+    def load(
+        cls,
+        path: str | os.PathLike = DEFAULT_FACE_MODEL,
+        threads: int | None = None,
+        turns: int = 1,
+    ):
         """The shipped reader, or None when there is none (the detector then reads alone)."""
         return cls(path, threads, turns) if Path(path).is_file() else None
 
@@ -198,11 +221,15 @@ class FaceReader:
         n = len(boxes)
         blob = np.concatenate([np.rot90(blob, k, axes=(2, 3)) for k in range(self.turns)])
         scene = np.repeat(light[None], len(blob), 0).astype(np.float32)
-        die, value, color = self.session.run(None, {"crop": np.ascontiguousarray(blob),
-                                                    "light": scene})
+        die, value, color = self.session.run(
+            None, {"crop": np.ascontiguousarray(blob), "light": scene}
+        )
         die, value, color = (a.reshape(self.turns, n, -1).mean(0) for a in (die, value, color))
-        return die.reshape(-1).astype(np.float64), value.astype(np.float64), \
-            color.astype(np.float64)
+        return (
+            die.reshape(-1).astype(np.float64),
+            value.astype(np.float64),
+            color.astype(np.float64),
+        )
 
 
 def color_names(p_color: np.ndarray, min_prob: float = 0.5) -> list[str | None]:
@@ -210,6 +237,5 @@ def color_names(p_color: np.ndarray, min_prob: float = 0.5) -> list[str | None]:
     out: list[str | None] = []
     for row in np.asarray(p_color).reshape(-1, len(COLOR_CLASSES)):
         k = int(row.argmax())
-        out.append(COLOR_CLASSES[k] if COLOR_CLASSES[k] != "other" and row[k] >= min_prob
-                   else None)
+        out.append(COLOR_CLASSES[k] if COLOR_CLASSES[k] != "other" and row[k] >= min_prob else None)
     return out

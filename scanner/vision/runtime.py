@@ -13,8 +13,12 @@ from pathlib import Path
 from scanner.errors import InputError
 
 
-def open_session(model: str | os.PathLike, threads: int | None = None, what: str = "model",
-                 where: str = "$.model"):
+def open_session(
+    model: str | os.PathLike,
+    threads: int | None = None,
+    what: str = "model",
+    where: str = "$.model",
+):
     """An onnxruntime CPU session for `model`; `what` names it in error messages, `where` is
     the error's path (the option that named the file)."""
     import onnxruntime as ort
@@ -28,5 +32,4 @@ def open_session(model: str | os.PathLike, threads: int | None = None, what: str
     try:
         return ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own untyped errors for bad files
-        raise InputError("model.unreadable", f"cannot load {what} {model}: {exc}",
-                         where) from None
+        raise InputError("model.unreadable", f"cannot load {what} {model}: {exc}", where) from None
