@@ -385,3 +385,15 @@ def test_tiles_laid_out_limit_the_picks_and_a_repete_chip_is_entered(server, pag
     page.wait_for_function(
         "document.querySelector('[data-chips=\"blue\"] .chip').textContent.endsWith('6')"
     )
+
+
+def test_buttons_the_game_hides_are_not_shown(server, page):
+    """`.btn` set display and beat the hidden attribute: 'Score round' showed during play."""
+    start_game(server, page, ["grey", "yellow"])
+    assert not page.locator("#next-round").is_visible()
+    assert page.locator("#place").is_visible()
+    place(page, "castrum", [2] * 8)
+    page.locator('#whose-turn[data-player="yellow"]').wait_for()
+    place(page, "castrum", [5] * 8)
+    page.locator("#next-round").wait_for(state="visible")
+    assert not page.locator("#place").is_visible()
