@@ -266,8 +266,8 @@ class Referee:
         die of it hidden or nudged out when it first settled). Somebody else's dice seen from
         further back are never reason enough: a hand over a building looks like that. Returns
         a note, or None."""
-        if not self.history:
-            return None
+        if not self.history or infer(self.game.state, seen).kind == "none":
+            return None  # the accepted board is what is seen: nothing was taken back
         last, before, snapshot = self.history[-1]
         # Dice accepted before it may read differently now (a misread put right).
         fixed, misread = rereads(before, seen)

@@ -141,3 +141,25 @@ def test_unsure_dice_are_checked_like_any_input():
     with pytest.raises(InputError) as err:
         s.observe(board(), [{"building": "senatus", "player": "pink", "value": 4}])
     assert err.value.path == "$.unsure[0].player"
+
+
+def test_the_round_end_board_settling_again_changes_nothing():
+    """Between rounds the same board settles again and again (hands come and go): the last
+    placement must stay placed, not be taken back and placed anew."""
+    s = Session(MemoryStore(), players=["grey", "blue"], seed=3)
+    two = ["grey", "blue"]
+    s.observe({"players": two, "castrum": [{"player": "grey", "value": 2, "count": 8}]})
+    end = {
+        "players": two,
+        "castrum": [
+            {"player": "grey", "value": 2, "count": 8},
+            {"player": "blue", "value": 5, "count": 8},
+        ],
+    }
+    r = s.observe(end)
+    assert r["round"] is not None and s.game.current_player is None
+    events = len(s.store.events())
+    r = s.observe(end)
+    assert r["kind"] == "none" and "round is over" in r["notes"][0]
+    assert len(s.store.events()) == events + 1 and s.game.current_player is None
+    assert [e["event"] for e in s.game.events].count("take-back") == 0
