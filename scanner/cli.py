@@ -30,12 +30,9 @@ def read_json(source: str) -> object:
         raise InputError("input.not-found", f"no such file: {source}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError("input.unreadable", f"cannot read {source}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            "json.malformed", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+    from scanner.inputs import parse_json
+
+    return parse_json(text)
 
 
 def emit(obj: object) -> None:

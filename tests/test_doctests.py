@@ -11,6 +11,7 @@ MODULES = [
 ]
 MODULES += [
     "scanner.changes",
+    "scanner.inputs",
     "scanner.corrections",
     "scanner.referee",
     "scanner.record",

@@ -11,6 +11,7 @@ from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scanner.errors import InputError
+from scanner.inputs import parse_json
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -20,12 +21,10 @@ def _body() -> object:
 
     if (request.content_length or 0) > MAX_BODY_BYTES:
         raise RequestEntityTooLarge(f"JSON bodies are limited to {MAX_BODY_BYTES} bytes")
-    data = request.get_json(silent=True, force=True)
-    if data is None:
-        raw = request.get_data(cache=True)
-        if raw.strip() != b"null":
-            raise InputError("json.malformed", "the request body is not valid JSON")
-    return data
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        raise InputError("json.malformed", "the request body is not valid JSON")
+    return parse_json(raw)
 
 
 def calculator(run: Callable[[object], dict]):

@@ -67,8 +67,9 @@ def save_layout():
     except PermissionError:
         return jsonify(InputError("auth.pin", "this needs the game PIN").to_json()), 403
     try:
-        data = request.get_json(silent=True, force=True)
-        layout = Layout.from_json(data)
+        from scanner.inputs import parse_json
+
+        layout = Layout.from_json(parse_json(request.get_data(cache=True) or b"null"))
     except InputError as err:
         return jsonify(err.to_json()), 400
     path = layout_path(current_app)

@@ -17,6 +17,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from scanner.errors import InputError
+from scanner.inputs import parse_json
 from scanner.session import Session
 from scanner.store import GameStore
 
@@ -107,7 +108,8 @@ def require_pin() -> None:
 
 
 def body() -> dict:
-    data = request.get_json(silent=True, force=True)
+    raw = request.get_data(cache=True)
+    data = parse_json(raw) if raw.strip() else None
     if not isinstance(data, dict):
         raise InputError("schema.type", "expected a JSON object", "$")
     return data

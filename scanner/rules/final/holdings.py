@@ -181,7 +181,12 @@ def _patrician(obj: object, path: str) -> Patrician:
     )
     color = _tile_color(obj.get("color"), f"{path}.color")
     sex = obj.get("sex")
-    _want(sex in SEXES, "sex.unknown", f"sex must be 'f' or 'm', not {sex!r}", f"{path}.sex")
+    _want(
+        isinstance(sex, str) and sex in SEXES,
+        "sex.unknown",
+        f"sex must be 'f' or 'm', not {sex!r}",
+        f"{path}.sex",
+    )
     return Patrician(color, sex, _int_field(obj, "value", path, "value.patrician", range(1, 4)))
 
 
