@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from scanner.errors import InputError
-from scanner.vision import detect
 from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, decode, letterbox, load_image, nms
 from scanner.vision.dice import Dice
 
@@ -59,7 +58,9 @@ def test_grayscale_alpha_and_16bit_become_bgr8(tmp_path):
 
 def test_huge_image_refused(tmp_path, monkeypatch):
     cv2.imwrite(str(tmp_path / "big.png"), np.zeros((100, 100, 3), np.uint8))
-    monkeypatch.setattr(detect, "MAX_PIXELS", 5_000)
+    import scanner.inputs
+
+    monkeypatch.setattr(scanner.inputs, "MAX_PIXELS", 5_000)
     with pytest.raises(InputError) as e:
         load_image(tmp_path / "big.png")
     assert e.value.code == "image.too-large"

@@ -53,3 +53,52 @@ def test_the_web_answers_long_integers_and_a_bad_sex_with_400(client):
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "json.number"
     res = client.post("/api/final", data=BAD_SEX, content_type="application/json")
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "sex.unknown"
+
+
+def png_header_bomb(width=100_000, height=100_000) -> bytes:
+    """A few hundred bytes of PNG whose header announces `width` x `height` pixels."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)  # 1-bit grey
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+        + chunk(b"IEND", b"")
+    )
+
+
+@pytest.mark.parametrize("size", [(100_000, 100_000), (30_000, 30_000)])
+def test_a_huge_image_is_refused_from_its_header_before_decoding(size, tmp_path):
+    """#20 W3/W4: OpenCV raised on the first and spent 7 GB and 25 s on the second."""
+    import time
+
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(png_header_bomb(*size))
+    started = time.perf_counter()
+    for args in (["dice", str(bomb)], ["calibrate", str(bomb), "--out", str(tmp_path / "c.json")]):
+        rc, out, err = alea(*args)
+        assert_bad_input(rc, out, err, "image.too-large")
+    client = create_app({"DATA_DIR": str(tmp_path)}).test_client()
+    res = client.post("/api/scan", data=bomb.read_bytes(), content_type="image/png")
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "image.too-large"
+    assert time.perf_counter() - started < 60  # a hang guard, not a speed target
+
+
+def test_image_sizes_are_read_from_every_header_we_accept():
+    import cv2
+    import numpy as np
+
+    from scanner.inputs import image_size
+
+    img = np.zeros((37, 53, 3), np.uint8)
+    for ext in (".png", ".jpg", ".bmp", ".webp", ".tif"):
+        ok, buf = cv2.imencode(ext, img)
+        assert ok and image_size(buf.tobytes()) == (53, 37), ext
+    assert image_size(b"not an image") is None and image_size(b"\x89PNG\r\n\x1a\n") is None

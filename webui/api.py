@@ -11,7 +11,7 @@ from flask import Blueprint, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scanner.errors import InputError
-from scanner.inputs import parse_json
+from scanner.inputs import decode_image, parse_json
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -70,8 +70,6 @@ def scan():
     """A photo of the table (the request body, or a form file `image`) to `alea scan`'s JSON.
     The board is located from the sheet's markers in the photo itself; `?players=grey,blue`
     gives the seating."""
-    import cv2
-    import numpy as np
 
     from scanner.vision.calibrate import BoardNotFound, calibrate
     from scanner.vision.layout import default_layout
@@ -83,9 +81,7 @@ def scan():
         raw = upload.read() if upload is not None else request.get_data()
         if not raw:
             raise InputError("image.empty", "send a photo as the body or as form file 'image'")
-        image = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
-        if image is None:
-            raise InputError("image.unreadable", "the upload is not an image OpenCV can read")
+        image = decode_image(raw, "the upload")
         players = request.args.get("players")
         players = players.split(",") if players else None
         if players is not None:

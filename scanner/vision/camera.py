@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from scanner.errors import InputError
+from scanner.inputs import read_image_file
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -93,9 +94,10 @@ class FrameSource:
     def _frames_once(self) -> Iterator[tuple[str, np.ndarray]]:
         if self._files:
             for path in self._files:
-                image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-                if image is None:
-                    raise InputError("camera.unreadable", f"not an image: {path}", "$.camera")
+                try:
+                    image = read_image_file(path, "$.camera")
+                except InputError as err:
+                    raise InputError("camera.unreadable", err.message, "$.camera") from None
                 yield path.name, image
             return
         assert self._capture is not None
@@ -131,7 +133,4 @@ def read_image(path: str | Path) -> np.ndarray:
     p = Path(path)
     if not p.is_file():
         raise InputError("input.not-found", f"no such image: {path}")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise InputError("image.unreadable", f"not an image OpenCV can read: {path}")
-    return image
+    return read_image_file(p)

@@ -23,13 +23,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.errors import InputError
 from scanner.vision.dice import Dice
 
 DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
 NUM_VALUES = 6
-MAX_PIXELS = 100_000_000  # 100 MP: beyond this a photo is refused rather than risking memory
-MAX_FILE_BYTES = 200 * 1024 * 1024
 # Boxes the face reader judges: low, so a die the detector is unsure of still reaches it.
 PROPOSE_CONF = 0.1
 # Default thresholds: on P(die) from the face reader, or on the detector's own score without it.
@@ -48,32 +45,9 @@ def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
 
     Raises InputError (never a cv2 traceback) for missing, empty, undecodable or huge files.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise InputError("image.not-found", f"no such image file: {path}", where)
-    size = p.stat().st_size
-    if size == 0:
-        raise InputError("image.empty", f"image file is empty: {path}", where)
-    if size > MAX_FILE_BYTES:
-        raise InputError("image.too-large", f"image file over 200 MB: {path}", where)
-    # OpenCV logs its own decoder complaints to stderr; the contract allows one stderr line.
-    logging = cv2.utils.logging
-    previous = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
-    try:
-        data = np.fromfile(str(p), dtype=np.uint8)
-        # IMREAD_COLOR applies the EXIF orientation (phone photos) and gives 8-bit BGR from
-        # grayscale, alpha and 16-bit files alike.
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    except (cv2.error, OSError, MemoryError) as exc:
-        raise InputError("image.unreadable", f"cannot decode image {path}: {exc}", where) from None
-    finally:
-        logging.setLogLevel(previous)
-    if img is None or img.size == 0:
-        raise InputError("image.unreadable", f"not a readable image: {path}", where)
-    if img.shape[0] * img.shape[1] > MAX_PIXELS:
-        raise InputError("image.too-large", f"image over 100 megapixels: {path}", where)
-    return to_bgr8(img)
+    from scanner.inputs import read_image_file
+
+    return to_bgr8(read_image_file(path, where))
 
 
 def to_bgr8(img: np.ndarray) -> np.ndarray:
