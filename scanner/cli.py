@@ -36,8 +36,14 @@ def read_json(source: str) -> object:
 
 
 def emit(obj: object) -> None:
-    json.dump(obj, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    """Print `obj` as one line of JSON. Text the terminal cannot encode (a lone surrogate from
+    an imported file) is written as JSON escapes instead of failing half-way."""
+    text = json.dumps(obj, ensure_ascii=False)
+    try:
+        text.encode(sys.stdout.encoding or "utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(obj)
+    sys.stdout.write(text + "\n")
 
 
 # Each command module registers itself here: name -> (help, add_arguments, run).

@@ -96,10 +96,13 @@ class Session:
     # ------------------------------------------------------------------ replay
     def replay(self) -> None:
         events = effective(self.store.events())
-        head = events[0]
-        if head["event"] != "new-game":
+        head = events[0] if events else {}
+        if head.get("event") != "new-game":
             raise InputError("store.corrupt", "the game record does not start with a new game")
-        self.seating = list(head["players"])
+        seat = BoardState.from_json({"players": head.get("players")}, "$.events[0]").players
+        if not isinstance(head.get("seed", 0), int | float) or isinstance(head.get("seed"), bool):
+            raise InputError("store.corrupt", "the new game's seed is not a number", "$.events[0]")
+        self.seating = list(seat)
         self.source: str | None = head.get("source")  # "demo" for the demo feed's games
         # The table deals the tiles: the game model only follows turns, rounds and chips.
         self.referee = Referee(Game(self.seating, seed=head.get("seed", 0), deal=False))

@@ -102,3 +102,37 @@ def test_image_sizes_are_read_from_every_header_we_accept():
         ok, buf = cv2.imencode(ext, img)
         assert ok and image_size(buf.tobytes()) == (53, 37), ext
     assert image_size(b"not an image") is None and image_size(b"\x89PNG\r\n\x1a\n") is None
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [{"event": "undo"}],
+        [{"event": "redo"}],
+        [{"event": "new-game", "players": 5, "seed": 0}],
+        [{"event": "new-game", "players": ["grey", "blue"], "seed": [1]}],
+    ],
+    ids=["lone-undo", "lone-redo", "players-5", "seed-list"],
+)
+def test_a_game_import_that_does_not_replay_is_refused_and_leaves_no_file(events, tmp_path):
+    """#20: an IndexError or TypeError, and the broken file left in games/ stopped alea serve."""
+    import json
+
+    record = json.dumps({"format": "alea-game", "version": 1, "events": events})
+    rc, out, err = alea(
+        "game", "import", "-", "--data", str(tmp_path), "--game", "current", stdin=record
+    )
+    assert_bad_input(rc, out, err, "import.replay")
+    assert list((tmp_path / "games").iterdir()) == []
+
+
+def test_a_game_import_with_a_lone_surrogate_prints_valid_json(tmp_path):
+    record = (
+        '{"format": "alea-game", "version": 1, "events": ['
+        '{"event": "new-game", "players": ["grey", "blue"], "seed": 0}, {"event": "\\ud800"}]}'
+    )
+    rc, out, err = alea(
+        "game", "import", "-", "--data", str(tmp_path), "--game", "odd", stdin=record
+    )
+    assert rc == 0 and isinstance(out, dict) and out["events"] == 2, (rc, out, err)
+    assert [p.name for p in (tmp_path / "games").iterdir() if p.suffix == ".alea"] == ["odd.alea"]

@@ -51,14 +51,25 @@ def run_game(args: argparse.Namespace) -> int:
         emit(GameStore(path).export())
         return 0
     data = read_json(args.file)
+    if path.exists():
+        raise InputError("import.exists", f"{path} already exists; it was left untouched")
     path.parent.mkdir(parents=True, exist_ok=True)
-    store = import_game(data, path)
+    # Built aside and renamed into place only once it replays: a game that does not (or a
+    # kill half-way) never leaves a file behind that `alea serve` would then try to open.
+    aside = path.with_name(f".{path.stem}.importing")
+    for leftover in (aside, *aside.parent.glob(f"{aside.name}-*")):
+        leftover.unlink(missing_ok=True)
+    store = import_game(data, aside)
     try:
         session = Session(store)
-    except (InputError, ValueError, KeyError) as exc:
+        summary = {"events": len(store.events()), **session.summary()}
+    except (InputError, ValueError, KeyError, TypeError, IndexError) as exc:
         store.close()
-        path.unlink()
+        for leftover in (aside, *aside.parent.glob(f"{aside.name}-*")):
+            leftover.unlink(missing_ok=True)
         message = exc.message if isinstance(exc, InputError) else str(exc)
         raise InputError("import.replay", f"the imported game does not replay: {message}") from None
-    emit({"imported": str(path), "events": len(store.events()), **session.summary()})
+    store.close()
+    aside.rename(path)
+    emit({"imported": str(path), **summary})
     return 0
