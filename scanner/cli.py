@@ -70,9 +70,19 @@ def _load_commands() -> None:
     from scanner import commands  # noqa: F401
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a wrong command line is bad input like any other (CONTRACT.md): exit 2,
+    one line on stderr and the error object on stdout, not a usage screen."""
+
+    def error(self, message: str):  # type: ignore[override]
+        print(f"{self.prog}: {message}", file=sys.stderr)
+        emit(InputError("usage", f"{self.prog}: {message}", "$").to_json())
+        sys.exit(EXIT_BAD_INPUT)
+
+
 def build_parser() -> argparse.ArgumentParser:
     _load_commands()
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="alea", description="Alea Iacta Est table companion: referee, scoring and dice vision."
     )
     parser.add_argument("--version", action="version", version="alea 0.1.0")

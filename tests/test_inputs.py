@@ -136,3 +136,11 @@ def test_a_game_import_with_a_lone_surrogate_prints_valid_json(tmp_path):
     )
     assert rc == 0 and isinstance(out, dict) and out["events"] == 2, (rc, out, err)
     assert [p.name for p in (tmp_path / "games").iterdir() if p.suffix == ".alea"] == ["odd.alea"]
+
+
+@pytest.mark.parametrize(
+    "args", [["scan", "x.jpg"], ["nosuch"], ["game", "import"], ["check", "-", "--bogus"]]
+)
+def test_a_wrong_command_line_is_bad_input_with_the_error_object(args):
+    rc, out, err = alea(*args, stdin="{}")
+    assert_bad_input(rc, out, err, "usage")
