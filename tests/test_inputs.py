@@ -144,3 +144,20 @@ def test_a_game_import_with_a_lone_surrogate_prints_valid_json(tmp_path):
 def test_a_wrong_command_line_is_bad_input_with_the_error_object(args):
     rc, out, err = alea(*args, stdin="{}")
     assert_bad_input(rc, out, err, "usage")
+
+
+@pytest.mark.parametrize("field, value", [("markers", [""]), ("markers", 3), ("error_mm", "x")])
+def test_a_calibration_with_a_bad_field_is_bad_input(field, value, tmp_path):
+    """#20: `markers: [""]` was a ValueError traceback from `alea board --calibration`."""
+    import json
+
+    from tests.test_webui_table import still_table
+
+    _, cal = still_table()
+    data = {**cal.to_json(), field: value}
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps(data))
+    dice = tmp_path / "dice.json"
+    dice.write_text('{"dice": []}')
+    rc, out, err = alea("board", str(dice), "--calibration", str(path))
+    assert_bad_input(rc, out, err, "schema.type", f"$.{field}")

@@ -18,7 +18,6 @@ markers and refits when the camera has moved.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ import cv2
 import numpy as np
 
 from scanner.errors import InputError
+from scanner.inputs import parse_json
 from scanner.vision.layout import Layout
 from scanner.vision.sheet import aruco_dictionary, board_to_pixels
 
@@ -197,23 +197,36 @@ class Calibration:
         if len(size) != 2 or min(size) <= 0:
             raise InputError("schema.type", "image_size is [width, height]", f"{path}.image_size")
         lens = data.get("lens")
+        markers, error_mm = data.get("markers", []), data.get("error_mm", 0.0)
+        if not isinstance(markers, list) or not all(
+            isinstance(m, int) and not isinstance(m, bool) for m in markers
+        ):
+            raise InputError("schema.type", "markers is a list of marker ids", f"{path}.markers")
+        if not isinstance(error_mm, int | float) or isinstance(error_mm, bool):
+            raise InputError("schema.type", "error_mm is a number", f"{path}.error_mm")
         return cls(
             homography=h,
             image_size=(size[0], size[1]),
             layout=Layout.from_json(data["layout"], f"{path}.layout"),
-            markers=tuple(int(m) for m in data.get("markers", [])),
-            error_mm=float(data.get("error_mm", 0.0)),
+            markers=tuple(markers),
+            error_mm=float(error_mm),
             lens=None if lens is None else Lens.from_json(lens, f"{path}.lens"),
         )
 
     @classmethod
     def load(cls, file: str | Path) -> Calibration:
         try:
-            data = json.loads(Path(file).read_text(encoding="utf-8"))
+            text = Path(file).read_text(encoding="utf-8")
         except FileNotFoundError:
             raise InputError("calibration.not-found", f"no such calibration file: {file}") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise InputError("calibration.unreadable", f"cannot read {file}: {exc}") from None
+        try:
+            data = parse_json(text)
+        except InputError as err:
+            raise InputError(
+                "calibration.unreadable", f"cannot read {file}: {err.message}"
+            ) from None
         return cls.from_json(data)
 
 
