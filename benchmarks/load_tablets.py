@@ -28,7 +28,16 @@ def start_server(threads: int = 32) -> tuple[str, int]:
     from webui import create_app
     from webui.table import start
 
-    app = create_app({"DATA_DIR": tempfile.mkdtemp(), "GAME_PIN": PIN})
+    # Every simulated tablet connects from 127.0.0.1: the per-client stream cap (meant for one
+    # browser) is lifted, the server-wide one is as `alea serve --threads` sets it.
+    app = create_app(
+        {
+            "DATA_DIR": tempfile.mkdtemp(),
+            "GAME_PIN": PIN,
+            "MAX_STREAMS": threads - 8,
+            "MAX_STREAMS_PER_CLIENT": threads,
+        }
+    )
     loop = start(app, None)
     # The demo camera keeps streaming but does not play: the benchmark's own moves are the
     # only state changes, so each one can be counted at every tablet.

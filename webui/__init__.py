@@ -18,13 +18,17 @@ MAX_UPLOAD_BYTES = 20 << 20
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """Build the app. `config` may set DATA_DIR (the game data folder) and GAME_PIN."""
+    """Build the app. `config` may set DATA_DIR (the game data folder), GAME_PIN and
+    MAX_STREAMS."""
     app = Flask(__name__, instance_relative_config=False)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         DATA_DIR=str(Path.cwd() / "alea-data"),
         GAME_PIN=f"{secrets.randbelow(10**4):04d}",
         JSON_SORT_KEYS=False,
+        # Open event and video streams at once: `alea serve` leaves 8 of its threads free.
+        MAX_STREAMS=24,
+        MAX_STREAMS_PER_CLIENT=6,  # a browser opens at most 6 connections to one host
     )
     app.config.update(config or {})
     app.json.sort_keys = False
@@ -37,6 +41,11 @@ def create_app(config: dict | None = None) -> Flask:
     from webui.pages import pages
 
     app.extensions["alea.hub"] = GameHub(app.config["DATA_DIR"])
+    from webui.streams import StreamGate
+
+    app.extensions["alea.streams"] = StreamGate(
+        app.config["MAX_STREAMS"], app.config["MAX_STREAMS_PER_CLIENT"]
+    )
     app.register_blueprint(api)
     app.register_blueprint(live)
     app.register_blueprint(pages)

@@ -14,15 +14,17 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from scanner.errors import InputError
 from scanner.inputs import parse_json
 from scanner.session import Session
 from scanner.store import GameStore
+from webui.streams import gated
 
 live = Blueprint("live", __name__, url_prefix="/api/game")
 GAME_NAME = "current"
+KEEP_ALIVE_S = 5
 
 
 class GameHub:
@@ -242,7 +244,8 @@ def record():
 @live.get("/stream")
 def stream():
     """Server-Sent Events: the game summary now, then after every change; a comment line every
-    15 s keeps proxies and the browser from timing the stream out."""
+    few seconds keeps proxies and the browser from timing the stream out, and is how the
+    server notices a tablet gone (the write fails), which frees its place at the gate."""
     h = hub()
 
     def events():
@@ -252,11 +255,11 @@ def stream():
             if snap["version"] != seen:
                 seen = snap["version"]
                 yield f"id: {seen}\nevent: game\ndata: {json.dumps(snap)}\n\n"
-            elif not h.wait(seen, 15):
+            elif not h.wait(seen, KEEP_ALIVE_S):
                 yield ": keep-alive\n\n"
 
-    return Response(
-        events(),
+    return gated(
+        events,
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )

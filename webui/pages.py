@@ -67,8 +67,10 @@ def video():
                 + b"\r\n"
             )
 
-    return Response(
-        stream(),
+    from webui.streams import gated
+
+    return gated(
+        stream,
         mimetype="multipart/x-mixed-replace; boundary=frame",
         headers={"Cache-Control": "no-cache"},
     )

@@ -62,7 +62,15 @@ def run_serve(args: argparse.Namespace) -> int:
         raise InputError(
             "value.conflict", "--no-camera and --camera exclude each other", "--camera"
         )
-    app = create_app({"DATA_DIR": str(data.resolve()), "CAMERA": args.camera})
+    if args.threads < 12:
+        raise InputError("value.range", "--threads must be at least 12", "--threads")
+    app = create_app(
+        {
+            "DATA_DIR": str(data.resolve()),
+            "CAMERA": args.camera,
+            "MAX_STREAMS": args.threads - 8,  # the rest answer pages and the game API
+        }
+    )
     if not args.no_camera:
         from webui.table import start
 
