@@ -17,6 +17,7 @@ from typing import Any
 
 from scanner.errors import InputError
 from scanner.rules import components
+from scanner.rules.final.holdings import BorderCard, Patrician, Province
 
 KINDS = ("province", "patrician", "senate", "fortuna")
 HOLDING = {"province": "provinces", "patrician": "patricians", "senate": "senate"}
@@ -141,13 +142,15 @@ def _kind_text(kind: str) -> str:
 
 
 def _label(tile: Any) -> str:
-    """A tile as players name it: 'red IV', 'red woman III', 'XII red/green'."""
-    roman = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
-    if isinstance(tile, dict) and "sex" in tile:
-        who = "woman" if tile.get("sex") == "f" else "man"
-        return f"{tile.get('color')} {who} {roman.get(tile.get('value'), tile.get('value'))}"
-    if isinstance(tile, dict) and "card" in tile:
-        return f"{tile['card']} {'/'.join(tile.get('colors', []))}"
-    if isinstance(tile, dict):
-        return f"{tile.get('color')} {roman.get(tile.get('value'), tile.get('value'))}"
-    return str(tile)
+    """A tile as players name it ('red IV', 'red woman III', 'border red/green'), by the final
+    scoring's own tile types; anything else as it was sent."""
+    try:
+        if isinstance(tile, dict) and "sex" in tile:
+            return str(Patrician(tile["color"], tile["sex"], tile["value"]))
+        if isinstance(tile, dict) and "card" in tile:
+            return str(BorderCard(tuple(tile["colors"])))  # type: ignore[arg-type]
+        if isinstance(tile, dict):
+            return str(Province(tile["color"], tile["value"]))
+    except (KeyError, TypeError, IndexError):
+        pass
+    return repr(tile) if not isinstance(tile, str) else tile
