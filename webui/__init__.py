@@ -41,7 +41,10 @@ def create_app(config: dict | None = None) -> Flask:
     from webui.pages import pages
 
     app.extensions["alea.hub"] = GameHub(app.config["DATA_DIR"])
+    from webui.pin import PinGuard
     from webui.streams import StreamGate
+
+    app.extensions["alea.pin"] = PinGuard()
 
     app.extensions["alea.streams"] = StreamGate(
         app.config["MAX_STREAMS"], app.config["MAX_STREAMS_PER_CLIENT"]

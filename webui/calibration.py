@@ -10,7 +10,7 @@ import cv2
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file
 
 from scanner.errors import InputError
-from webui.live import require_pin
+from webui.pin import pin_refusal
 
 calibration = Blueprint("calibration", __name__)
 SHEETS = Path(__file__).resolve().parents[1] / "calibration"
@@ -62,10 +62,9 @@ def save_layout():
     from scanner.vision.layout import Layout
     from webui.table import layout_path
 
-    try:
-        require_pin()
-    except PermissionError:
-        return jsonify(InputError("auth.pin", "this needs the game PIN").to_json()), 403
+    refused = pin_refusal()
+    if refused is not None:
+        return refused
     try:
         from scanner.inputs import parse_json
 

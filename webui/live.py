@@ -7,7 +7,6 @@ holds one server thread, which is why `alea serve` runs waitress with many threa
 
 from __future__ import annotations
 
-import hmac
 import json
 import sqlite3
 import threading
@@ -20,6 +19,7 @@ from scanner.errors import InputError
 from scanner.inputs import parse_json
 from scanner.session import Session
 from scanner.store import GameStore
+from webui.pin import pin_refusal
 from webui.streams import gated
 
 live = Blueprint("live", __name__, url_prefix="/api/game")
@@ -103,12 +103,6 @@ def hub() -> GameHub:
     return current_app.extensions["alea.hub"]
 
 
-def require_pin() -> None:
-    pin = request.headers.get("X-Alea-Pin", "")
-    if not hmac.compare_digest(pin.encode(), str(current_app.config["GAME_PIN"]).encode()):
-        raise PermissionError
-
-
 def body() -> dict:
     raw = request.get_data(cache=True)
     data = parse_json(raw) if raw.strip() else None
@@ -118,14 +112,13 @@ def body() -> dict:
 
 
 def changing(action: Callable[[dict], object]):
-    """A PIN-protected POST view: 403 without the PIN, 400 with the error object on bad input,
-    else the game's new summary."""
+    """A PIN-protected POST view: 403 without the PIN (429 after too many wrong ones), 400 with
+    the error object on bad input, else the game's new summary."""
 
     def view():
-        try:
-            require_pin()
-        except PermissionError:
-            return jsonify(InputError("auth.pin", "this needs the game PIN").to_json()), 403
+        refused = pin_refusal()
+        if refused is not None:
+            return refused
         try:
             result = action(body())
         except InputError as err:

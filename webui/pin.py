@@ -1,0 +1,61 @@
+"""The game PIN: every change to the game needs it. Compared in constant time, and guessing is
+slowed: after `FREE_TRIES` wrong PINs a client waits 1, 2, 4 … up to 60 s after each further
+wrong one before it may try again, so a 4-digit PIN takes days to guess instead of a minute.
+A right PIN clears the client's count."""
+
+from __future__ import annotations
+
+import hmac
+import threading
+import time
+from collections.abc import Callable
+
+from flask import Response, current_app, jsonify, request
+
+from scanner.errors import InputError
+
+FREE_TRIES = 10
+LONGEST_WAIT_S = 60.0
+
+
+class PinGuard:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.lock = threading.Lock()
+        self.wrong: dict[str, tuple[int, float]] = {}  # client -> (wrong tries, last one at)
+
+    def wait_s(self, client: str) -> float:
+        """How long `client` must still wait before its next try (0: it may try now)."""
+        with self.lock:
+            n, last = self.wrong.get(client, (0, 0.0))
+            if n < FREE_TRIES:
+                return 0.0
+            wait = min(LONGEST_WAIT_S, 2.0 ** (n - FREE_TRIES))
+            return max(0.0, last + wait - self.clock())
+
+    def judge(self, client: str, right: bool) -> None:
+        with self.lock:
+            if right:
+                self.wrong.pop(client, None)
+            else:
+                n, _ = self.wrong.get(client, (0, 0.0))
+                self.wrong[client] = (n + 1, self.clock())
+
+
+def pin_refusal() -> tuple[Response, int] | None:
+    """None when the request carries the game PIN; else the answer: 403 (`auth.pin`), or 429
+    (`auth.wait`, with Retry-After) while the client must wait after too many wrong ones."""
+    guard: PinGuard = current_app.extensions["alea.pin"]
+    client = request.remote_addr or "?"
+    wait = guard.wait_s(client)
+    if wait > 0:
+        res = jsonify(InputError("auth.wait", f"too many wrong PINs: wait {wait:.0f} s").to_json())
+        res.headers["Retry-After"] = str(int(wait) + 1)
+        return res, 429
+    pin = request.headers.get("X-Alea-Pin", "")
+    right = hmac.compare_digest(pin.encode(), str(current_app.config["GAME_PIN"]).encode())
+    if pin:  # no PIN at all is no guess (a tablet that has not been given it yet)
+        guard.judge(client, right)
+    if right:
+        return None
+    return jsonify(InputError("auth.pin", "this needs the game PIN").to_json()), 403
