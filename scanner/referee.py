@@ -238,16 +238,29 @@ class Referee:
         ruling = infer(self.game.state, seen)
         if ruling.kind != "placement" or ruling.move.player != self.game.current_player:
             ruling = self._in_turn_order(seen, pushes=True) or ruling
-        if ruling.kind == "placement" and ruling.move.player == self.game.current_player:
-            self.keep(ruling.move, seen)
-            out = Ruling(
-                "placement", ruling.move, Verdict(True, state=self.game.state), ruling.notes
-            )
+        move = ruling.move if ruling.kind == "placement" else None
+        if self._keep_or_correct(move, seen, "taken as the camera sees it") is not None:
+            out = Ruling("placement", move, Verdict(True, state=self.game.state), ruling.notes)
         else:
-            self.correct(seen, "taken as the camera sees it")
             out = Ruling("correction", notes=("the board was taken as the camera sees it",))
         self.flagged = self.lost = None
         return self._record(out)
+
+    def accept(self, seen: BoardState) -> Move | None:
+        """The players overrule a flag: `seen` is the board. The placement it shows when that
+        is the current player's (the turn passes), else a correction (turn kept, None)."""
+        self.flagged = None  # overruled: no longer a flag to take back or keep
+        ruling = infer(self.game.state, seen.with_(supply=self.game.state.supply))
+        return self._keep_or_correct(ruling.move, seen, "accepted by the players")
+
+    def _keep_or_correct(self, move: Move | None, seen: BoardState, why: str) -> Move | None:
+        """Keep `move` as it lies in `seen` when it is the current player's; else take `seen`
+        as a correction. Returns the move kept, or None."""
+        if move is not None and move.player == self.game.current_player:
+            self.keep(move, seen)
+            return move
+        self.correct(seen, why)
+        return None
 
     def _clean(self, ruling: Ruling) -> bool:
         """A legal placement of the player whose turn it is that explains the board exactly."""

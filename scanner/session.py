@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from scanner.errors import InputError
 from scanner.record import KINDS, TileRecord
-from scanner.referee import Referee, Ruling, infer
+from scanner.referee import Referee, Ruling
 from scanner.rules.game import Game
 from scanner.rules.io import NO_ROLL, parse_move, parse_unsure
 from scanner.rules.placement import place_anyway
@@ -167,14 +167,12 @@ class Session:
         if kind == "accept":
             # The players keep a flagged placement: the seen state becomes the accepted one,
             # and the turn passes as for any placement.
-            seen = BoardState.from_json(e["state"], "$.state", strict=False)
-            ruling = infer(self.game.state, seen.with_(supply=self.game.state.supply))
-            self.referee.flagged = None  # overruled: no longer a flag to take back or keep
-            if ruling.move is None or ruling.move.player != self.game.current_player:
-                self.referee.correct(seen, "accepted by the players")
-                return {"kind": "correction"}
-            self.referee.keep(ruling.move, seen)
-            return {"kind": "accepted", "move": ruling.move.to_json()}
+            move = self.referee.accept(BoardState.from_json(e["state"], "$.state", strict=False))
+            return (
+                {"kind": "correction"}
+                if move is None
+                else {"kind": "accepted", "move": move.to_json()}
+            )
         if kind == "next-round":
             if self.game.current_player is not None or self.game.over:
                 raise InputError("session.round-not-over", "the round is still being played")
