@@ -61,12 +61,18 @@ class TileRecord:
         """One tile taken after round `round_no` (None: nothing was left to take)."""
         self.picks.append({"round": round_no, "player": player, "kind": kind, "tile": tile})
 
+    def due(self, round_no: int, order: list) -> tuple[int, str, str] | None:
+        """The pick due after round `round_no`: (its place in `order`, player, kind), or None
+        when every pick of the round is made."""
+        done = sum(1 for p in self.picks if p["round"] == round_no)
+        return (done, *order[done]) if done < len(order) else None
+
     def check_pick(self, round_no: int, player: str, kind: str, tile: Any, order: list) -> None:
         """A pick must follow the round's pick order and take what is there."""
-        done = [p for p in self.picks if p["round"] == round_no]
-        if len(done) >= len(order):
+        due = self.due(round_no, order)
+        if due is None:
             raise InputError("session.no-pick", "every tile of this round is taken", "$")
-        want_player, want_kind = order[len(done)]
+        _, want_player, want_kind = due
         if (player, kind) != (want_player, want_kind):
             raise InputError(
                 "session.pick-order",

@@ -327,11 +327,10 @@ class Session:
         if not self.round_results:
             return None
         n = len(self.round_results)
-        order = TileRecord.pick_order(self.round_results[-1])
-        done = sum(1 for p in self.tiles.picks if p["round"] == n)
-        if done >= len(order):
+        due = self.tiles.due(n, TileRecord.pick_order(self.round_results[-1]))
+        if due is None:
             return None
-        player, kind = order[done]
+        done, player, kind = due
         return {
             "index": done,
             "player": player,
