@@ -4,7 +4,7 @@ ruling out. `scanner.referee` holds the game and decides what to do with the rul
 The camera sees the buildings, not the rolls and not the dice in front of players, so a
 placement is inferred from what appeared where.
 
->>> from scanner.rules.state import BoardState, ForumDie
+>>> from scanner.rules.state import BoardState
 >>> before = BoardState.from_json({"players": ["grey", "blue"]})
 >>> after = BoardState.from_json({"players": ["grey", "blue"], "senatus": {"grey": [4, 5]}})
 >>> r = infer(before, after)
@@ -55,7 +55,9 @@ class Ruling:
 
     kind: `none` (nothing changed), `placement` (one player placed dice in one building; the
     verdict says whether legally), `unclear` (the change is not one placement; `notes` say
-    why), `cleared` (the buildings were emptied: the round's dice went back).
+    why), `cleared` (the buildings were emptied: the round's dice went back). The referee
+    adds `unsure` (a flag that would rest on a die the camera is not sure of) and
+    `correction` (the board taken as the players or the camera say it is).
     """
 
     kind: str

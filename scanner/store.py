@@ -99,6 +99,14 @@ class GameStore:
         self.db.close()
 
 
+def remove_store(path: str | Path) -> None:
+    """Delete a game file that is not (or no longer) wanted, with its SQLite journal files
+    (`-wal`, `-shm`): a build that a kill interrupted, an import that does not replay."""
+    path = Path(path)
+    for part in (path, *path.parent.glob(f"{path.name}-*")):
+        part.unlink(missing_ok=True)
+
+
 def import_game(data: object, path: str | Path) -> GameStore:
     """Write an exported game to a new file; an existing file is never overwritten."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -18,7 +18,7 @@ from flask import Blueprint, current_app, jsonify, request
 from scanner.errors import InputError
 from scanner.inputs import parse_json
 from scanner.session import Session
-from scanner.store import GameStore
+from scanner.store import GameStore, remove_store
 from webui.pin import pin_refusal
 from webui.streams import gated
 
@@ -62,8 +62,7 @@ class GameHub:
         with self.cond:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fresh = self.path.with_name(f".{GAME_NAME}.new")
-            for leftover in (fresh, *fresh.parent.glob(f"{fresh.name}-*")):
-                leftover.unlink(missing_ok=True)  # a build a kill interrupted
+            remove_store(fresh)  # a build a kill interrupted
             store = GameStore(fresh)
             Session(store, players=players, seed=seed, source=source)
             store.close()  # checkpointed: the whole game is in the one file

@@ -38,7 +38,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 @command("game", "Export, import or list game records.", _arguments)
 def run_game(args: argparse.Namespace) -> int:
     from scanner.session import Session
-    from scanner.store import GameStore, import_game
+    from scanner.store import GameStore, import_game, remove_store
 
     if args.action == "list":
         folder = Path(args.data) / "games"
@@ -57,16 +57,14 @@ def run_game(args: argparse.Namespace) -> int:
     # Built aside and renamed into place only once it replays: a game that does not (or a
     # kill half-way) never leaves a file behind that `alea serve` would then try to open.
     aside = path.with_name(f".{path.stem}.importing")
-    for leftover in (aside, *aside.parent.glob(f"{aside.name}-*")):
-        leftover.unlink(missing_ok=True)
+    remove_store(aside)
     store = import_game(data, aside)
     try:
         session = Session(store)
         summary = {"events": len(store.events()), **session.summary()}
     except (InputError, ValueError, KeyError, TypeError, IndexError) as exc:
         store.close()
-        for leftover in (aside, *aside.parent.glob(f"{aside.name}-*")):
-            leftover.unlink(missing_ok=True)
+        remove_store(aside)
         message = exc.message if isinstance(exc, InputError) else str(exc)
         raise InputError("import.replay", f"the imported game does not replay: {message}") from None
     store.close()
