@@ -54,3 +54,41 @@ def test_rectified_view_of_the_running_camera(app):
     assert img.shape[:2] == (891, 1260)  # 420 × 297 mm at 3 px/mm
     st = app.test_client().get("/api/game/table").get_json()
     assert st["markers"] == list(range(8)) and st["error_mm"] < 1.5
+
+
+def test_learning_the_dice_colours_from_the_camera(app, tmp_path):
+    from scanner.vision.models import load_detector
+    from tests.test_palette import frames
+
+    ref, game = frames(9103)
+    loop, _ = run_loop([ref.image] * 4, load_detector(None, 0))
+    app.extensions["alea.table"] = loop
+    c = app.test_client()
+    assert c.get("/api/palette").get_json() == {"palette": None}
+    assert c.post("/api/palette", json={}).status_code == 403
+    res = c.post("/api/palette", json={}, headers=PIN)
+    assert res.status_code == 200, res.get_json()
+    out = res.get_json()
+    assert {"grey", "brown", "blue", "green"} <= set(out["taken"])
+    assert out["palette"]["source"] == "table" and loop.palette is not None
+    saved = json.loads((tmp_path / "palette.json").read_text())
+    assert saved == out["palette"]
+    # A restarted server uses it; forgetting it goes back to the reader's colours.
+    from webui.table import load_palette
+
+    assert set(load_palette(app).colors) == set(out["palette"]["colors"])
+    res = c.post("/api/palette", json={"forget": True}, headers=PIN)
+    assert res.get_json() == {"palette": None, "taken": []} and loop.palette is None
+    assert not (tmp_path / "palette.json").exists()
+
+
+def test_learning_colours_without_dice_on_the_squares_is_a_clear_error(app, tmp_path):
+    from scanner.vision.models import load_detector
+    from tests.test_palette import frames
+
+    _, game = frames(9103)
+    loop, _ = run_loop([game.image] * 4, load_detector(None, 0))
+    app.extensions["alea.table"] = loop
+    res = app.test_client().post("/api/palette", json={}, headers=PIN)
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "palette.no-dice"
+    assert not (tmp_path / "palette.json").exists()

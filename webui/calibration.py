@@ -79,3 +79,51 @@ def save_layout():
     if _loop() is not None:
         _loop().set_layout(layout)
     return jsonify({"saved": True, "layout": layout.to_json()})
+
+
+@calibration.get("/api/palette")
+def get_palette():
+    loop = _loop()
+    palette = None if loop is None else loop.palette
+    return jsonify({"palette": None if palette is None else palette.to_json()})
+
+
+@calibration.post("/api/palette")
+def take_palette():
+    """Learn the dice colours from the dice on the sheet's swatch squares in the camera's latest
+    frame (PIN), or forget them with {"forget": true}; kept in the data folder's palette.json."""
+    from scanner.inputs import parse_json
+    from webui.table import palette_path
+
+    refused = pin_refusal()
+    if refused is not None:
+        return refused
+    loop = _loop()
+    try:
+        body = parse_json(request.get_data(cache=True) or b"{}")
+    except InputError as err:
+        return jsonify(err.to_json()), 400
+    path = palette_path(current_app)
+    if isinstance(body, dict) and body.get("forget") is True:
+        path.unlink(missing_ok=True)
+        if loop is not None:
+            loop.palette = None
+        return jsonify({"palette": None, "taken": []})
+    learnt = None if loop is None else loop.learn_colors()
+    if learnt is None:
+        err = InputError("board.not-found", "the camera does not see the board now")
+        return jsonify(err.to_json()), 409
+    palette, taken = learnt
+    if not taken:
+        err = InputError(
+            "palette.no-dice",
+            "no die lies on a swatch square: set one die of each player's colour on the "
+            "square named after it",
+        )
+        return jsonify(err.to_json()), 400
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(palette.to_json(), indent=1), encoding="utf-8")
+    tmp.replace(path)
+    loop.palette = palette
+    return jsonify({"palette": palette.to_json(), "taken": taken})

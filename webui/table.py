@@ -99,6 +99,7 @@ class TableLoop(threading.Thread):
         self.last_frame: np.ndarray | None = None
         self.last_calibration = None
         self._new_layout = None
+        self.palette = None  # the dice colours learnt at this table (data folder's palette.json)
 
     def set_layout(self, layout) -> None:
         """Use an edited layout from the next frame on (the calibration wizard saves one)."""
@@ -110,6 +111,17 @@ class TableLoop(threading.Thread):
         with self.lock:
             frame, cal = self.last_frame, self.last_calibration
         return None if frame is None or cal is None else cal.rectify(frame)
+
+    def learn_colors(self):
+        """The palette learnt from the dice on the swatch squares in the latest frame, and the
+        colours taken (scanner.vision.scan.learn_colors); None when the board is not in view."""
+        from scanner.vision.scan import learn_colors
+
+        with self.lock:
+            frame, cal = self.last_frame, self.last_calibration
+        if frame is None or cal is None:
+            return None
+        return learn_colors(cal.rectify(frame), cal, self.detect, self.palette)
 
     def latest_jpeg(self) -> tuple[int, bytes | None]:
         with self.lock:
@@ -143,7 +155,7 @@ class TableLoop(threading.Thread):
                 if layout is not None:
                     self.layout = layout
                     live = LiveBoard(self.layout, self.detect, self.players())
-                live.players = self.players()
+                live.players, live.palette = self.players(), self.palette
                 status = live.process(frame)
                 if status.changed and status.settled is not None and status.settled.seen:
                     self.on_settled(status.settled.seen.to_json(), status.settled.unsure())
@@ -226,6 +238,7 @@ def start(
         return list(s.game.state.players) if s is not None else None
 
     loop = TableLoop(frames, layout, detect, on_settled, current_players, fps, on_restart, restarts)
+    loop.palette = load_palette(app)
     app.extensions["alea.table"] = loop
     loop.start()
     return loop
@@ -286,6 +299,28 @@ def layout_path(app):
     from pathlib import Path
 
     return Path(app.config["DATA_DIR"]) / "layout.json"
+
+
+def palette_path(app):
+    from pathlib import Path
+
+    return Path(app.config["DATA_DIR"]) / "palette.json"
+
+
+def load_palette(app):
+    """The dice colours learnt at this table (Calibrate), or None: the reader's own colours.
+    A file that cannot be read is set aside with a warning rather than stop the server."""
+    from scanner.inputs import parse_json
+    from scanner.vision.palette import Palette
+
+    path = palette_path(app)
+    if not path.exists():
+        return None
+    try:
+        return Palette.from_json(parse_json(path.read_text(encoding="utf-8")))
+    except (InputError, OSError, UnicodeDecodeError) as exc:
+        print(f"warning: {path} cannot be read ({exc}); the dice colours are not used")
+        return None
 
 
 def load_layout(app):

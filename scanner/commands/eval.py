@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from scanner.cli import command
+from scanner.errors import InputError
 
 REPO = Path(__file__).resolve().parents[2]
 REALDICE = REPO.parent / "shared" / "realdice" / "photos_a" / "test"
@@ -33,6 +34,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         help="minimum confidence (default 0.5 with the face reader, 0.35 without)",
+    )
+    p.add_argument(
+        "--tables",
+        nargs="*",
+        default=[],
+        help="table sets to read as `alea scan` does (benchmarks/blender/README.md): rows with "
+        "the reader's colours and with the palette learnt from each scene's reference frame",
     )
     p.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
 
@@ -66,5 +74,16 @@ def run(args: argparse.Namespace) -> int:
     real = Path(args.real_dir)
     if (real / "images").is_dir():
         rows.append(evaluate(detector, real / "images", real / "labels", "realdice test").row())
+    if args.tables:
+        from scanner.vision.table_eval import evaluate_tables
+
+        board = DiceDetector(
+            args.model or DEFAULT_MODEL, imgsz=0, conf=args.conf, reader=face_reader(args.face)
+        )
+        for folder in args.tables:
+            path = Path(folder)
+            if not path.is_dir():
+                raise InputError("eval.no-set", f"no table set at {folder}", "$.tables")
+            rows += [t.row() for t in evaluate_tables(path, board.detect, path.name)]
     print(json.dumps(rows) if args.json else format_table(rows))
     return 0

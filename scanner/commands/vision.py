@@ -163,6 +163,68 @@ def run_scan(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------- palette
+def _palette_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("image", help="a photo with a die of each player's colour on its swatch square")
+    p.add_argument("--calibration", required=True, help="profile written by alea calibrate")
+    p.add_argument("--out", help="profile to write with the colours (default: --calibration)")
+    p.add_argument("--model", help="detector model (default: the detector's own default)")
+
+
+@command(
+    "palette",
+    "Learn the players' dice colours at this table from dice set on the sheet's swatch squares.",
+    _palette_args,
+)
+def run_palette(args: argparse.Namespace) -> int:
+    import json
+    import os
+    from dataclasses import replace
+
+    from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate
+    from scanner.vision.camera import read_image
+    from scanner.vision.scan import learn_colors
+
+    cal = Calibration.load(args.calibration)
+    if not cal.layout.swatches:
+        raise InputError(
+            "palette.no-swatches",
+            "this layout has no swatch squares; print the sheet again with `alea markers`",
+            "$.calibration",
+        )
+    image = read_image(args.image)
+    detect = load_detector(args.model)
+    try:
+        here = calibrate(image, cal.layout, cal.lens)
+    except BoardNotFound as exc:
+        raise InputError("calibration.no-board", str(exc), "$.image") from None
+    palette, taken = learn_colors(here.rectify(image), here, detect, cal.palette)
+    if not taken:
+        raise InputError(
+            "palette.no-dice",
+            "no die lies on a swatch square: set one die of each player's colour on the "
+            "square named after it",
+            "$.image",
+        )
+    out = Path(args.out or args.calibration)
+    tmp = out.with_name(out.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(replace(cal, palette=palette).to_json(), indent=1) + "\n")
+        os.replace(tmp, out)
+    except OSError as exc:
+        raise InputError("output.unwritable", f"cannot write {out}: {exc}") from None
+    missing = [c for c in cal.layout.swatches if c not in palette.colors]
+    emit(
+        {
+            "calibration": str(out),
+            "taken": taken,
+            "palette": palette.to_json(),
+            "warnings": [f"no die on the {c} square: {c} dice read as unknown" for c in missing],
+        }
+    )
+    return 0
+
+
 # ------------------------------------------------------------------------------ watch
 def _watch_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("source", help="webcam index (0), video file, or folder of images")
@@ -188,7 +250,7 @@ def run_watch(args: argparse.Namespace) -> int:
     cal = Calibration.load(args.calibration)
     players = players_arg(args.players)
     detect = load_detector(args.model)
-    live = LiveBoard(cal.layout, detect, players, cal.lens, cal)
+    live = LiveBoard(cal.layout, detect, players, cal.lens, cal, palette=cal.palette)
     with open_source(args.source) as source:
         for frame in source:
             status = live.process(frame.image)

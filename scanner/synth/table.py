@@ -13,14 +13,14 @@ import json
 import zlib
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from scanner.rules.state import BoardState
-from scanner.synth.dice import GAME_COLORS, DieStyle, game_pip, render_die
+from scanner.synth.dice import GAME_COLORS, DieStyle, game_pip, render_die, shade
 from scanner.synth.scene import _composite, _noise, _wood
 from scanner.vision.layout import Layout, default_layout
 from scanner.vision.sheet import board_to_pixels, render_sheet
@@ -255,11 +255,12 @@ def _artwork(layout_json: str, px_per_mm: float) -> np.ndarray:
     return (sheet.astype(np.float32) / 255.0)[..., None] * tint
 
 
-def _die_style(player: str, value: int, side: float, tilt, light, yaw, rng) -> DieStyle:
-    body = np.clip(
-        np.array(GAME_COLORS[player]) * rng.uniform(0.9, 1.08) + rng.normal(0, 0.015, 3), 0, 1
-    )
-    pip = game_pip(player)
+def _die_style(
+    player: str, value: int, side: float, tilt, light, yaw, rng, dice: DiceSet | None = None
+) -> DieStyle:
+    nominal = (dice.bodies.get(player) if dice else None) or GAME_COLORS[player]
+    body = np.clip(np.array(nominal) * rng.uniform(0.9, 1.08) + rng.normal(0, 0.015, 3), 0, 1)
+    pip = (dice.pips.get(player) if dice else None) or game_pip(player)
     return DieStyle(
         value=value,
         color=player,
@@ -290,6 +291,29 @@ def draw_hand(img: np.ndarray, rng: np.random.Generator) -> None:
     img[:] = img * (1 - a) + skin * shade * a
 
 
+@dataclass(frozen=True)
+class DiceSet:
+    """Other dice than the renderer's own: body and pip colours (RGB 0..1) by the name a die
+    is drawn under (a player colour, or any name for a die of no player's colour), and `loose`
+    dice drawn besides the state's (on the swatch squares, say). What the colour tests and the
+    reference flow need: dice whose colours and pips the training renders never had."""
+
+    bodies: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    pips: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    loose: tuple[TrueDie, ...] = ()
+
+
+def random_dice(rng: np.random.Generator) -> DiceSet:
+    """A set of the game's dice as one table might have: each colour in one shade of its range,
+    with white or black pips (the face reader's board frames are drawn with these)."""
+    bodies = {c: tuple(shade(c, rng.random()).tolist()) for c in GAME_COLORS}
+    pips = {c: (_WHITE, _BLACK)[int(rng.integers(2))] for c in GAME_COLORS}
+    return DiceSet(bodies, pips)  # type: ignore[arg-type]
+
+
+_WHITE, _BLACK = (0.95, 0.95, 0.93), (0.05, 0.05, 0.06)
+
+
 def render_table(
     state: BoardState,
     seed: int | tuple[int, ...],
@@ -298,18 +322,19 @@ def render_table(
     camera: Camera | None = None,
     size=FRAME_SIZE,
     look: int | tuple[int, ...] | None = None,
+    dice: DiceSet | None = None,
 ) -> TableFrame:
     """Draw `state` on the table; the same seed gives the same frame.
 
     `look` seeds what stays put while a game is filmed (table, light, white balance, lens blur);
     by default it follows `seed`. Frames of one game share a look, as a mounted webcam's do, so
-    only dice, hands and sensor noise change between them."""
+    only dice, hands and sensor noise change between them. `dice` draws other dice (DiceSet)."""
     rng = np.random.default_rng(seed)
     env = np.random.default_rng(seed if look is None else look)
     layout = layout or default_layout()
     w, h = size
     die_seed = seed if look is None else look
-    truth = lay_out(state, layout, die_seed)
+    truth = lay_out(state, layout, die_seed) + list(dice.loose if dice else ())
     cam = camera or random_camera(layout, env, size)
 
     img = _wood(env, h, w)
@@ -335,7 +360,7 @@ def render_table(
         base, top = cam.project(np.array([[d.x, d.y, 0.0], [d.x, d.y, -die]]))
         edge = cam.project(np.array([[d.x - die / 2, d.y, -die], [d.x + die / 2, d.y, -die]]))
         side = float(np.linalg.norm(edge[1] - edge[0]))
-        style = _die_style(d.player, d.value, side, base - top, light, d.yaw, own)
+        style = _die_style(d.player, d.value, side, base - top, light, d.yaw, own, dice)
         rgb, alpha, _ = render_die(style, own)
         centre = (base + top) / 2
         shadow = cv2.GaussianBlur(alpha, (0, 0), max(1.0, side * 0.12)) * 0.45

@@ -28,6 +28,7 @@ import numpy as np
 from scanner.errors import InputError
 from scanner.inputs import parse_json
 from scanner.vision.layout import Layout
+from scanner.vision.palette import Palette
 from scanner.vision.sheet import aruco_dictionary, board_to_pixels
 
 SCHEMA = "alea.calibration/1"
@@ -91,6 +92,8 @@ class Calibration:
     markers: tuple[int, ...] = ()  # marker ids the fit used
     error_mm: float = 0.0  # RMS distance of the used corners from their known positions
     lens: Lens | None = None
+    # The players' dice colours learnt at this table (`alea palette`); None: not taken yet.
+    palette: Palette | None = None
     _maps: tuple | None = field(default=None, repr=False, compare=False)
 
     # ----------------------------------------------------------------------- mapping
@@ -168,6 +171,7 @@ class Calibration:
             "error_mm": round(self.error_mm, 4),
             "lens": None if self.lens is None else self.lens.to_json(),
             "layout": self.layout.to_json(),
+            **({} if self.palette is None else {"palette": self.palette.to_json()}),
         }
 
     @classmethod
@@ -211,6 +215,11 @@ class Calibration:
             markers=tuple(markers),
             error_mm=float(error_mm),
             lens=None if lens is None else Lens.from_json(lens, f"{path}.lens"),
+            palette=(
+                None
+                if data.get("palette") is None
+                else Palette.from_json(data["palette"], f"{path}.palette")
+            ),
         )
 
     @classmethod

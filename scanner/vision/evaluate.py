@@ -37,9 +37,12 @@ class Tally:
     values_right: int = 0  # images right if colour were not asked
     ms: list[float] = field(default_factory=list)
 
-    def add(self, boxes: np.ndarray, values: np.ndarray, colors: list | None, dice) -> None:
-        """Count one image: its labelled dice (boxes, values, colours or None) against `dice`."""
-        pairs = match(boxes, dice.xyxy)
+    def add(
+        self, boxes: np.ndarray, values: np.ndarray, colors: list | None, dice, pairs=None
+    ) -> None:
+        """Count one image: its labelled dice (boxes, values, colours or None) against `dice`,
+        matched by box overlap unless the (label, reading) `pairs` are given."""
+        pairs = match(boxes, dice.xyxy) if pairs is None else pairs
         self.images += 1
         self.truth += len(values)
         self.predicted += len(dice)
@@ -179,7 +182,10 @@ def format_table(rows: list[dict]) -> str:
         "right_but_colour",
         "median_ms",
     ]
-    text = [[c for c in cols]] + [["-" if r[c] is None else str(r[c]) for c in cols] for r in rows]
+    cols += [
+        c for c in ("color_acc_white_pips", "color_acc_black_pips") if any(c in r for r in rows)
+    ]
+    text = [list(cols)] + [["-" if r.get(c) is None else str(r[c]) for c in cols] for r in rows]
     widths = [max(len(t[i]) for t in text) for i in range(len(cols))]
     return "\n".join("  ".join(t[i].ljust(widths[i]) for i in range(len(cols))) for t in text)
 

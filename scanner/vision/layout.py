@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from scanner.errors import InputError
-from scanner.rules.components import BUILDINGS
+from scanner.rules.components import BUILDINGS, PLAYER_COLORS
 
 SCHEMA = "alea.layout/1"
 DEFAULT_LAYOUT = Path(__file__).resolve().parents[2] / "calibration" / "layout.json"
@@ -78,6 +78,9 @@ class Layout:
     markers: dict[int, tuple[float, float, float]]  # id -> (centre x, centre y, side), mm
     zones: dict[str, Zone]  # templum, senatus, castrum, latrina (the Forum lives in pedestals)
     pedestals: tuple[Zone, ...]
+    # Player colour -> (centre x, centre y, side) mm of the square where a die of that colour is
+    # set down for the camera to learn the colour (scanner.vision.palette); none on old sheets.
+    swatches: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     tolerance: float = 8.0
     die_size: float = 16.0
     # Height above the board (mm) that a die's box centre stands for; 0 turns the parallax
@@ -143,6 +146,9 @@ class Layout:
         for name in ("templum", "senatus", "castrum", "latrina"):
             zones[name] = scale_shape(zones[name])
         zones["forum"]["pedestals"] = [scale_shape(p) for p in zones["forum"]["pedestals"]]
+        if "swatches" in data:  # the squares hold a die: their size is about the dice
+            for sw in data["swatches"]["positions"]:
+                sw["center"] = [round(v * factor, 3) for v in sw["center"]]
         return Layout.from_json(data)
 
     # ----------------------------------------------------------------------------- JSON
@@ -216,6 +222,32 @@ def _shape(data: Any, path: str, name: str) -> Zone:
     return Zone(name, np.array(pts, np.float32))
 
 
+def _swatches(data: Any, path: str) -> dict[str, tuple[float, float, float]]:
+    if data is None:
+        return {}
+    obj = _object(data, path, ("size", "positions"))
+    size = _number(obj["size"], f"{path}.size", 1, 100)
+    if not isinstance(obj["positions"], list) or len(obj["positions"]) > len(PLAYER_COLORS):
+        raise InputError(
+            "schema.type", "positions lists at most one square per colour", f"{path}.positions"
+        )
+    out: dict[str, tuple[float, float, float]] = {}
+    for i, sw in enumerate(obj["positions"]):
+        where = f"{path}.positions[{i}]"
+        _object(sw, where, ("color", "center"))
+        if sw["color"] not in PLAYER_COLORS or sw["color"] in out:
+            raise InputError("value.color", "one square per player colour", f"{where}.color")
+        c = sw["center"]
+        if not isinstance(c, list) or len(c) != 2:
+            raise InputError("schema.type", "center is [x, y] in mm", f"{where}.center")
+        out[sw["color"]] = (
+            _number(c[0], f"{where}.center"),
+            _number(c[1], f"{where}.center"),
+            size,
+        )
+    return out
+
+
 def _parse_layout(data: Any, path: str) -> Layout:
     obj = _object(data, path, ("board", "markers", "zones"))
     if obj.get("schema", SCHEMA) != SCHEMA:
@@ -269,6 +301,7 @@ def _parse_layout(data: Any, path: str) -> Layout:
         _shape(p, f"{path}.zones.forum.pedestals[{i}]", f"forum[{i}]") for i, p in enumerate(peds)
     )
     return Layout(
+        swatches=_swatches(obj.get("swatches"), f"{path}.swatches"),
         width=width,
         height=height,
         marker_dictionary=dictionary,

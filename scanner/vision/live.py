@@ -15,6 +15,7 @@ import numpy as np
 from scanner.vision.board import BoardReading
 from scanner.vision.calibrate import Calibration, Calibrator, Lens
 from scanner.vision.layout import Layout
+from scanner.vision.palette import Palette
 from scanner.vision.scan import Detect, read_board_image, with_image_bbox
 from scanner.vision.stability import Settler, reading_key
 
@@ -40,6 +41,7 @@ class LiveBoard:
         lens: Lens | None = None,
         initial: Calibration | None = None,
         settler: Settler | None = None,
+        palette: Palette | None = None,
     ) -> None:
         self.layout = layout
         self.detect = detect
@@ -47,6 +49,7 @@ class LiveBoard:
         self.calibrator = Calibrator(layout, lens, initial)
         self.settler = settler or Settler(layout.px_per_mm)
         self.settled: BoardReading | None = None
+        self.palette = palette  # the dice colours learnt at this table, when taken
 
     def process(self, frame: np.ndarray) -> Status:
         cal = self.calibrator.update(frame)
@@ -55,7 +58,7 @@ class LiveBoard:
         board = cal.rectify(frame)
 
         def read() -> BoardReading:
-            reading = read_board_image(board, cal, self.detect, self.players)
+            reading = read_board_image(board, cal, self.detect, self.players, self.palette)
             reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
             return reading
 

@@ -23,6 +23,7 @@ from scanner.vision.calibrate import (
     calibrate,
     spread_warning,
 )
+from scanner.vision.palette import Palette, body_colors, sheet_light, take_reference
 
 Detect = Callable[[np.ndarray], Iterable[Any]]
 
@@ -62,21 +63,43 @@ def scan_image(
     spread = spread_warning(cal)
     if spread:
         warnings.append(spread)
-    reading = read_board_image(cal.rectify(image), cal, detect, players)
+    reading = read_board_image(cal.rectify(image), cal, detect, players, calibration.palette)
     reading.warnings[:0] = warnings
     reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
     return reading
 
 
 def read_board_image(
-    board_image: np.ndarray, cal: Calibration, detect: Detect, players: Sequence[str] | None
+    board_image: np.ndarray,
+    cal: Calibration,
+    detect: Detect,
+    players: Sequence[str] | None,
+    palette: Palette | None = None,
 ) -> BoardReading:
     """Detect on an already rectified board and read it (the live loop rectifies once per frame
-    and shares the image with the stability check)."""
+    and shares the image with the stability check). With a `palette` taken at this table, each
+    die's colour is its body's against the palette (scanner.vision.palette), not the reader's."""
     dice = [
         Detection.of(d, f"$.dice[{i}]", strict=False) for i, d in enumerate(detect(board_image))
     ]
+    if palette is not None and dice:
+        boxes = np.array([d.bbox for d in dice], np.float64)
+        light = sheet_light(board_image, cal.layout)
+        names = palette.name(body_colors(board_image, boxes), light)
+        dice = [replace(d, color=c) for d, c in zip(dice, names, strict=True)]
     return read_board(dice, cal.layout, players, cal.camera_position())
+
+
+def learn_colors(
+    board_image: np.ndarray, cal: Calibration, detect: Detect, palette: Palette | None = None
+) -> tuple[Palette, list[str]]:
+    """The palette learnt from the dice lying on the sheet's swatch squares of a rectified
+    board (one die of each colour on its square), and the colours taken; colours with no die
+    on their square keep what `palette` had."""
+    reading = read_board_image(board_image, cal, detect, None)
+    boxes = np.array([d.detection.bbox for d in reading.dice], np.float64).reshape(-1, 4)
+    centres = np.array([d.centre_mm for d in reading.dice], np.float64).reshape(-1, 2)
+    return take_reference(board_image, boxes, centres, cal.layout, palette)
 
 
 def with_image_bbox(die: PlacedDie, cal: Calibration) -> PlacedDie:

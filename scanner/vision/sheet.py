@@ -89,6 +89,14 @@ def _draw_zones(img, layout: Layout, px_per_mm: float) -> None:
         px_per_mm * 0.1,
         ZONE_GREY,
     )
+    # The colour swatches: one square per player colour where a die of that colour is set down
+    # for the camera to learn it (scanner.vision.palette), its colour name printed above it.
+    for color, (cx, cy, side) in layout.swatches.items():
+        h = side / 2
+        p0 = (int(round((cx - h) * px_per_mm)), int(round((cy - h) * px_per_mm)))
+        p1 = (int(round((cx + h) * px_per_mm)), int(round((cy + h) * px_per_mm)))
+        cv2.rectangle(img, p0, p1, ZONE_GREY, thick, cv2.LINE_AA)
+        _label(img, color.upper(), (p0[0], int(p0[1] - 2 * px_per_mm)), px_per_mm * 0.08, ZONE_GREY)
     # A 50 mm bar to check the print came out at 100 % (between the bottom markers).
     y = int((layout.height - 6) * px_per_mm)
     x0 = int(layout.width * 0.6 * px_per_mm)

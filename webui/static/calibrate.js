@@ -89,5 +89,25 @@ async function poll() {
     document.getElementById("colours").replaceChildren(...dice.map((d) => die(d.color || "grey", `${d.value}${d.color ? "" : "?"}`)));
   } catch (e) { /* try again */ }
 }
+function showPalette(palette) {
+  const box = document.getElementById("palette-state");
+  const learnt = palette ? Object.keys(palette.colors) : [];
+  box.dataset.palette = learnt.join(" ");
+  box.replaceChildren(learnt.length
+    ? el("span", {}, `${t("cal.learnt")} `, ...learnt.map((c) => die(c, "")))
+    : t("cal.not-learnt"));
+}
+async function colours(body) {
+  const err = document.getElementById("palette-error");
+  err.hidden = true;
+  const res = await fetch("/api/palette", { method: "POST", headers: { "Content-Type": "application/json", "X-Alea-Pin": pinBox.value.trim() }, body: JSON.stringify(body) });
+  const out = await res.json();
+  if (!res.ok) { err.textContent = out.error.message; err.hidden = false; return; }
+  showPalette(out.palette);
+}
+document.getElementById("learn-colours").addEventListener("click", () => colours({}));
+document.getElementById("forget-colours").addEventListener("click", () => colours({ forget: true }));
+fetch("/api/palette").then((r) => r.json()).then((out) => showPalette(out.palette));
+
 load().then(poll);
 setInterval(poll, 2000);

@@ -1,0 +1,262 @@
+"""The players' dice colours as this table's camera sees them: a die's colour is its body's.
+
+Why not the face reader's colour head alone: it learned colour from our renderer, which draws
+each game colour with one pip colour and its own light, and on dice and light it never saw it
+reads pips and casts instead of bodies. At a real table players replace lost dice, so a die's
+player colour must come from its body, whatever its pips. Here:
+
+1. `body_colors`: the median colour of the pixels of each die's top face that are not pips
+   (pips are the minority that stands out in lightness, darker or lighter than the body);
+2. `sheet_light`: the same frame's paper white and marker black, sampled around the printed
+   markers, which every frame shows: dividing by them takes the light's colour and strength out;
+3. `Palette`: one reference per player colour, taken at this table (dice set down on the
+   sheet's swatch squares, `take_reference`) or, until then, `BUILT_IN`; each die is named by
+   its nearest reference, and a die far from every reference is None (unknown, not a guess).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scanner.errors import InputError
+from scanner.rules.components import PLAYER_COLORS
+from scanner.vision.layout import Layout
+
+# Lightness counts three quarters in the distance: shading and the die's place in the light
+# change it more than they change hue, yet it alone tells a grey die from a white one.
+LIGHTNESS_WEIGHT = 0.75
+# A die this far (weighted ΔE) from its nearest reference is no player's (None): the built-in
+# guess is wide; a reference taken at the table is near, so its limit is tighter unless the
+# reference dice themselves spread wider (`Palette.updated`).
+MAX_DISTANCE = 22.0
+TABLE_DISTANCE = 18.0
+# The nominal body colours of the game's dice under neutral light, relative to the paper's white
+# (Lab). A guess until a reference is taken at the table (the game's real dice were never
+# measured); wide apart on purpose so that any plausible shade falls nearest its own colour.
+BUILT_IN_LAB: dict[str, tuple[float, float, float]] = {
+    "grey": (55.0, 0.0, 0.0),
+    "brown": (38.0, 14.0, 24.0),
+    "blue": (35.0, 12.0, -45.0),
+    "green": (45.0, -38.0, 20.0),
+    "yellow": (80.0, 2.0, 70.0),
+}
+# The share of a top face's middle that is searched for the body: the middle keeps clear of the
+# rim, the side faces a tilted camera shows, and the shadow.
+FACE_MIDDLE = 0.6
+
+
+def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
+    """(N, 3) sRGB values in 0..1 (white = 1) → CIE Lab (D65)."""
+    c = np.clip(np.asarray(rgb, np.float64).reshape(-1, 3), 0, 4)
+    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    m = np.array(
+        [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]], np.float64
+    )
+    xyz = lin @ m.T / np.array([0.9505, 1.0, 1.089])
+    f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
+    return np.stack(
+        [116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1
+    )
+
+
+def body_colors(img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(N, 3) RGB 0..1: the colour of each die's body in `img` (BGR uint8), pips left out.
+
+    In the middle of the box, the median lightness lies on the body (pips cover at most a
+    quarter of it); the pips are the pixels on the far side of halfway to the extreme that lies
+    farther from that median (dark pips or light ones, whichever this die has), glints are the
+    brightest twentieth. The body is the median colour of the rest.
+    """
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    h, w = img.shape[:2]
+    out = np.zeros((len(boxes), 3))
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        half = max(1.0, FACE_MIDDLE * min(x1 - x0, y1 - y0) / 2)
+        a, b = int(max(0, math.floor(cx - half))), int(min(w, math.ceil(cx + half)))
+        c, d = int(max(0, math.floor(cy - half))), int(min(h, math.ceil(cy + half)))
+        px = img[c:d, a:b].reshape(-1, 3)[:, ::-1].astype(np.float64) / 255.0
+        if not len(px):
+            continue
+        lum = px @ (0.299, 0.587, 0.114)
+        mid = np.median(lum)
+        lo, hi = np.quantile(lum, [0.03, 0.97])
+        pip = lo if mid - lo > hi - mid else hi
+        body = np.abs(lum - mid) < np.abs(pip - mid) / 2 + 1e-6
+        body &= lum <= np.quantile(lum, 0.95) + 1e-9
+        out[i] = np.median(px[body] if body.any() else px, axis=0)
+    return out
+
+
+@dataclass(frozen=True)
+class SheetLight:
+    """The frame's paper white and marker black (RGB 0..1), read off the printed sheet."""
+
+    white: tuple[float, float, float]
+    black: tuple[float, float, float]
+
+    def normalise(self, rgb: np.ndarray) -> np.ndarray:
+        """Colours as if the paper were pure white and the ink pure black."""
+        white, black = np.array(self.white), np.array(self.black)
+        return (np.asarray(rgb, np.float64) - black) / np.maximum(white - black, 1e-3)
+
+
+NEUTRAL = SheetLight((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+
+
+def sheet_light(board: np.ndarray, layout: Layout) -> SheetLight:
+    """Paper white and ink black of a rectified board image (BGR uint8) at `layout`'s scale.
+
+    White: a band of bare paper 2–6 mm around each marker (the quiet zone the markers need
+    anyway, so nothing is printed or laid there); black: each marker's darkest third. A hand
+    or a die over a marker darkens its band, so the brighter half of the markers decide.
+    """
+    s = layout.px_per_mm
+    h, w = board.shape[:2]
+    whites, blacks = [], []
+    for cx, cy, side in layout.markers.values():
+        outer = side / 2 + 6
+        x0, x1 = int((cx - outer) * s), int((cx + outer) * s)
+        y0, y1 = int((cy - outer) * s), int((cy + outer) * s)
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            continue
+        patch = board[y0:y1, x0:x1].reshape(-1, 3)[:, ::-1].astype(np.float64) / 255.0
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        dist = np.maximum(np.abs(xs / s - cx), np.abs(ys / s - cy)).reshape(-1) - side / 2
+        ring, ink = patch[(dist > 2) & (dist < 6)], patch[dist < -2]
+        if len(ring) and len(ink):
+            whites.append(np.median(ring, axis=0))
+            lum = ink @ (0.299, 0.587, 0.114)
+            blacks.append(np.median(ink[lum <= np.quantile(lum, 1 / 3)], axis=0))
+    if not whites:
+        return NEUTRAL
+    order = np.argsort([-(x @ (0.299, 0.587, 0.114)) for x in whites])
+    keep = order[: max(1, (len(order) + 1) // 2)]
+    white = np.median(np.array(whites)[keep], axis=0)
+    black = np.median(np.array(blacks)[keep], axis=0)
+    return SheetLight(tuple(white.tolist()), tuple(black.tolist()))  # type: ignore[arg-type]
+
+
+def distances(lab: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """(N, K) weighted ΔE from each colour to each reference."""
+    d = np.asarray(lab, np.float64)[:, None, :] - np.asarray(refs, np.float64)[None, :, :]
+    d[..., 0] *= LIGHTNESS_WEIGHT
+    return np.sqrt((d**2).sum(-1))
+
+
+@dataclass(frozen=True)
+class Palette:
+    """One reference Lab colour per player colour (relative to the paper white), and how far
+    from its reference a die of that colour may still be."""
+
+    colors: Mapping[str, tuple[float, float, float]]
+    limits: Mapping[str, float] = field(default_factory=dict)
+    source: str = "built-in"  # or "table": taken with dice set down on the sheet
+
+    def limit(self, color: str) -> float:
+        return float(self.limits.get(color, MAX_DISTANCE))
+
+    def name(self, rgb: np.ndarray, light: SheetLight = NEUTRAL) -> list[str | None]:
+        """The player colour of each body colour (`body_colors`) seen under `light`."""
+        rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
+        if not len(rgb) or not self.colors:
+            return [None] * len(rgb)
+        names = list(self.colors)
+        d = distances(srgb_to_lab(light.normalise(rgb)), np.array([self.colors[c] for c in names]))
+        out: list[str | None] = []
+        for row in d:
+            k = int(row.argmin())
+            out.append(names[k] if row[k] <= self.limit(names[k]) else None)
+        return out
+
+    def updated(self, refs: Mapping[str, Sequence[np.ndarray]]) -> Palette:
+        """This palette with the colours in `refs` (each a list of Lab colours of dice of that
+        colour) taken from them; a table palette keeps what it had for the others."""
+        colors = dict(self.colors) if self.source == "table" else {}
+        limits = dict(self.limits) if self.source == "table" else {}
+        for color, labs in refs.items():
+            labs = np.asarray(labs, np.float64).reshape(-1, 3)
+            if not len(labs):
+                continue
+            centre = np.median(labs, axis=0)
+            spread = float(distances(labs, centre[None]).max()) if len(labs) > 1 else 0.0
+            colors[color] = (float(centre[0]), float(centre[1]), float(centre[2]))
+            limits[color] = max(TABLE_DISTANCE, 3 * spread)
+        return Palette(colors, limits, "table")
+
+    # ------------------------------------------------------------------------------- JSON
+    def to_json(self) -> dict:
+        return {
+            "source": self.source,
+            "colors": {
+                c: {"lab": [round(v, 2) for v in lab], "limit": round(self.limit(c), 2)}
+                for c, lab in self.colors.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, path: str = "$") -> Palette:
+        if not isinstance(data, dict) or not isinstance(data.get("colors"), dict):
+            raise InputError("schema.type", "a palette is {colors: {colour: {lab, limit}}}", path)
+        colors, limits = {}, {}
+        for color, entry in data["colors"].items():
+            where = f"{path}.colors.{color}"
+            if color not in PLAYER_COLORS:
+                raise InputError("value.color", f"unknown colour {color!r}", where)
+            lab = entry.get("lab") if isinstance(entry, dict) else None
+            limit = entry.get("limit", MAX_DISTANCE) if isinstance(entry, dict) else None
+            if (
+                not isinstance(lab, list)
+                or len(lab) != 3
+                or not all(_finite(v) for v in lab)
+                or not _finite(limit)
+                or not 0 < limit <= 200
+            ):
+                raise InputError("schema.type", "lab is 3 numbers, limit a number 0..200", where)
+            colors[color] = (float(lab[0]), float(lab[1]), float(lab[2]))
+            limits[color] = float(limit)
+        source = data.get("source", "table")
+        return cls(colors, limits, source if source in ("table", "built-in") else "table")
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+BUILT_IN = Palette(BUILT_IN_LAB)
+
+
+def swatch_at(layout: Layout, point_mm: Sequence[float]) -> str | None:
+    """The player colour whose swatch square holds this board point, if any."""
+    for color, (cx, cy, side) in layout.swatches.items():
+        if abs(point_mm[0] - cx) <= side / 2 and abs(point_mm[1] - cy) <= side / 2:
+            return color
+    return None
+
+
+def take_reference(
+    board: np.ndarray,
+    boxes: np.ndarray,
+    centres_mm: np.ndarray,
+    layout: Layout,
+    palette: Palette | None = None,
+) -> tuple[Palette, list[str]]:
+    """Learn the colours of the dice lying on the sheet's swatch squares of a rectified board.
+
+    `boxes` are the detected dice (rectified pixels) and `centres_mm` where each lies on the
+    board. Returns the palette with every colour that had a die on its square taken anew (the
+    others kept from `palette`) and the colours taken."""
+    light = sheet_light(board, layout)
+    labs = srgb_to_lab(light.normalise(body_colors(board, boxes)))
+    refs: dict[str, list[np.ndarray]] = {}
+    for lab, centre in zip(labs, np.asarray(centres_mm).reshape(-1, 2), strict=True):
+        color = swatch_at(layout, centre)
+        if color is not None:
+            refs.setdefault(color, []).append(lab)
+    base = palette or BUILT_IN
+    return base.updated(refs), sorted(refs, key=PLAYER_COLORS.index)

@@ -1,0 +1,211 @@
+"""The dice colours learnt at the table (scanner.vision.palette): a die's colour is its body's.
+
+The end-to-end tests draw dice the training renders never had (other shades of the five colours,
+pips of the other colour, a purple die), take the reference from dice set on the sheet's swatch
+squares, then read a game frame under the same light."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from scanner.errors import InputError
+from scanner.rules.components import PLAYER_COLORS
+from scanner.synth.dice import DieStyle, render_die
+from scanner.synth.table import DiceSet, TrueDie, mid_game_states, render_table
+from scanner.vision import palette as P
+from scanner.vision.calibrate import Calibration, calibrate
+from scanner.vision.layout import Layout, default_layout
+from scanner.vision.scan import learn_colors, scan_image
+from tests.cli import ROOT, alea, assert_bad_input
+
+LAY = default_layout()
+WHITE, BLACK = (0.95, 0.95, 0.93), (0.05, 0.05, 0.06)
+# Shades unlike the renderer's own (scanner.synth.dice.GAME_COLORS), and the other pip colour.
+BODIES = {
+    "grey": (0.72, 0.72, 0.74),
+    "brown": (0.55, 0.33, 0.18),
+    "blue": (0.20, 0.45, 0.85),
+    "green": (0.30, 0.65, 0.20),
+    "yellow": (0.98, 0.85, 0.30),
+    "purple": (0.45, 0.15, 0.55),  # no player's colour
+}
+SWAPPED = {"grey": BLACK, "brown": BLACK, "blue": BLACK, "green": BLACK, "purple": WHITE}
+
+
+def die_image(body, pip, value=6, side=60):
+    """One die drawn straight from above on white paper (BGR uint8) and its box."""
+    style = DieStyle(value, "x", body, pip, side, 0.3, 0.25, 0.16, (0.0, 0.0), (0, 0, 1), 0.3, 0.0)
+    rgb, alpha, _ = render_die(style, np.random.default_rng(0))
+    h, w = alpha.shape[:2]
+    img = np.ones((h + 40, w + 40, 3), np.float32)
+    a = alpha[..., None] if alpha.ndim == 2 else alpha
+    img[20 : 20 + h, 20 : 20 + w] = img[20 : 20 + h, 20 : 20 + w] * (1 - a) + rgb * a
+    bgr = (np.clip(img[..., ::-1], 0, 1) * 255).astype(np.uint8)
+    return bgr, np.array(
+        [[20 + (w - side) / 2, 20 + (h - side) / 2, 20 + (w + side) / 2, 20 + (h + side) / 2]]
+    )
+
+
+@pytest.mark.parametrize("color", list(BODIES)[:5])
+def test_pip_colour_does_not_change_a_dies_colour(color):
+    labs = []
+    for pip in (WHITE, BLACK):
+        img, box = die_image(BODIES[color], pip)
+        labs.append(P.srgb_to_lab(P.body_colors(img, box))[0])
+    expected = P.srgb_to_lab(np.array([BODIES[color]]))[0]
+    # The same body colour whichever its pips, and it is the body's (not the pips' mix).
+    assert P.distances(labs[0][None], labs[1][None])[0, 0] < 4
+    assert P.distances(labs[0][None], expected[None])[0, 0] < 8
+
+
+def test_a_die_far_from_every_reference_is_unknown():
+    pal = P.BUILT_IN.updated({c: [P.srgb_to_lab(np.array([BODIES[c]]))[0]] for c in PLAYER_COLORS})
+    rgb = np.array([BODIES["blue"], BODIES["purple"], (0.95, 0.45, 0.08), (0.07, 0.07, 0.08)])
+    assert pal.name(rgb) == ["blue", None, None, None]  # purple, orange, black: no player's
+    # A table palette without a colour names no die that colour.
+    only = P.BUILT_IN.updated({"blue": [P.srgb_to_lab(np.array([BODIES["blue"]]))[0]]})
+    assert only.name(np.array([BODIES["green"], BODIES["blue"]])) == [None, "blue"]
+
+
+def test_the_sheets_white_takes_the_lights_colour_out():
+    lay = LAY
+    board = cv2.resize(
+        cv2.imread(str(ROOT / "calibration" / "markers-a3.png")),
+        (int(lay.width * lay.px_per_mm), int(lay.height * lay.px_per_mm)),
+        interpolation=cv2.INTER_AREA,
+    )
+    warm = np.float32([0.55, 0.8, 1.0])  # BGR gains: a warm bulb, dim
+    lit = np.clip(board * warm, 0, 255).astype(np.uint8)
+    light = P.sheet_light(lit, lay)
+    assert np.allclose(light.white, warm[::-1], atol=0.03)
+    assert max(light.black) < 0.05
+    grey_die = np.array([[0.5, 0.5, 0.5]]) * warm[::-1]
+    assert np.allclose(light.normalise(grey_die), 0.5, atol=0.04)
+
+
+def test_palette_json_round_trip_and_bad_input():
+    pal = P.BUILT_IN.updated({"grey": [np.array([60.0, 1.0, -2.0]), np.array([64.0, 0.0, 0.0])]})
+    again = P.Palette.from_json(json.loads(json.dumps(pal.to_json())))
+    assert again.source == "table" and list(again.colors) == ["grey"]
+    assert np.allclose(again.colors["grey"], pal.colors["grey"], atol=0.01)
+    for bad in (
+        {"colors": {"pink": {"lab": [1, 2, 3]}}},
+        {"colors": {"grey": {"lab": [1, 2]}}},
+        [],
+    ):
+        with pytest.raises(InputError):
+            P.Palette.from_json(bad)
+
+
+def test_layout_swatches_are_read_and_keep_their_size_on_a4():
+    assert set(LAY.swatches) == set(PLAYER_COLORS)
+    a4 = LAY.scaled(2**-0.5, "A4")
+    assert {c: s[2] for c, s in a4.swatches.items()} == {c: 24.0 for c in PLAYER_COLORS}
+    data = LAY.to_json()
+    data["swatches"]["positions"][1]["color"] = "grey"
+    with pytest.raises(InputError) as err:
+        Layout.from_json(data)
+    assert err.value.path == "$.swatches.positions[1].color"
+
+
+# ------------------------------------------------------------------ the flow at the table
+def frames(seed):
+    """A reference frame (one die of each colour on its square) and a game frame under the same
+    light, with the odd dice of BODIES / SWAPPED and a purple die on the sheet."""
+    state = next(itertools.islice(mid_game_states(seed), 0, None))
+    on_squares = tuple(TrueDie(c, 3, "swatch", x, y, 0.3) for c, (x, y, _) in LAY.swatches.items())
+    empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
+    ref = render_table(empty, seed, look=seed, dice=DiceSet(BODIES, SWAPPED, on_squares))
+    purple = (TrueDie("purple", 5, "none", 150, 252, 0.2),)
+    game = render_table(state, seed + 1, look=seed, dice=DiceSet(BODIES, SWAPPED, purple))
+    return ref, game
+
+
+@pytest.fixture(scope="module")
+def detect():
+    from scanner.vision.models import load_detector
+
+    try:
+        return load_detector(None, 0)
+    except InputError as err:
+        pytest.skip(err.message)
+
+
+@pytest.mark.parametrize("seed", [9103, 9108])
+def test_reference_taken_at_the_table_then_dice_read_by_it(seed, detect):
+    ref, game = frames(seed)
+    cal = calibrate(ref.image, LAY)
+    palette, taken = learn_colors(cal.rectify(ref.image), cal, detect)
+    assert set(taken) >= {"grey", "brown", "blue", "green"} and palette.source == "table"
+    reading = scan_image(game.image, replace(cal, palette=palette), detect)
+    assert len(reading.dice) >= len(game.dice) - 1
+    for die in reading.dice:
+        truth = min(
+            game.dice, key=lambda t: np.hypot(t.x - die.centre_mm[0], t.y - die.centre_mm[1])
+        )
+        assert die.color == (truth.player if truth.player in PLAYER_COLORS else None), truth
+
+
+def test_palette_cli_writes_the_colours_into_the_profile(tmp_path, detect):
+    ref, game = frames(9103)
+    cv2.imwrite(str(tmp_path / "ref.jpg"), ref.image)
+    cv2.imwrite(str(tmp_path / "game.jpg"), game.image)
+    cal_file = tmp_path / "cal.json"
+    rc, out, err = alea("calibrate", str(tmp_path / "ref.jpg"), "--out", str(cal_file))
+    assert rc == 0, err
+    rc, out, err = alea("palette", str(tmp_path / "ref.jpg"), "--calibration", str(cal_file))
+    assert rc == 0, err
+    assert out["calibration"] == str(cal_file) and "grey" in out["taken"]
+    assert Calibration.load(cal_file).palette is not None
+    rc, out, err = alea("scan", str(tmp_path / "game.jpg"), "--calibration", str(cal_file))
+    assert rc == 0, err
+    grey = [d for d in out["dice"] if d["color"] == "grey"]
+    assert len(grey) == sum(t.player == "grey" for t in game.dice)
+    # No die on any square: a clear error, and the profile is left as it was.
+    before = cal_file.read_text()
+    rc, out, err = alea("palette", str(tmp_path / "game.jpg"), "--calibration", str(cal_file))
+    assert_bad_input(rc, out, err, code="palette.no-dice")
+    assert cal_file.read_text() == before
+
+
+def test_eval_reads_a_table_set_with_and_without_its_reference(tmp_path, detect):
+    """`alea eval --tables`: the format benchmarks/blender writes, here from our own frames."""
+    for n, seed in enumerate((9103, 9108)):
+        ref, game = frames(seed)
+        for suffix, frame in (("_ref", ref), ("", game)):
+            cv2.imwrite(str(tmp_path / f"{n:04d}{suffix}.png"), frame.image)
+            dice = [
+                {
+                    "value": d.value,
+                    "color": d.player if d.player in PLAYER_COLORS else None,
+                    "pip": "black" if SWAPPED.get(d.player, WHITE) == BLACK else "white",
+                    "center_mm": [d.x, d.y],
+                }
+                for d in frame.dice
+            ]
+            label = {"image": f"{n:04d}{suffix}.png", "dice": dice}
+            (tmp_path / f"{n:04d}{suffix}.json").write_text(json.dumps(label))
+    rc, out, err = alea(
+        "eval",
+        "--synth-n",
+        "0",
+        "--real-dir",
+        str(tmp_path / "none"),
+        "--tables",
+        str(tmp_path),
+        "--json",
+        timeout=300,
+    )
+    assert rc == 0, err
+    rows = {r["set"].split(", ")[1]: r for r in out}
+    assert rows["table palette"]["images"] == 2 and rows["table palette"]["recall"] >= 95
+    assert rows["table palette"]["color_acc"] == 100.0
+    # These dice wear the other pips and other shades: the reader's own colours fall short.
+    assert rows["reader colours"]["color_acc"] < rows["table palette"]["color_acc"]
+    assert rows["table palette"]["color_acc_black_pips"] == 100.0
