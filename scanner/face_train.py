@@ -228,8 +228,9 @@ def board_crops(boards: int, seed: int, detector, copies: int, jitter: bool = Tr
     """Crops from the rectified board as `alea scan` sees it: whole-table frames of mid-game
     states under random cameras and light (scanner.synth.table), located by their markers and
     rectified, the detector run at the board's own scale as at the table. The player colours
-    are known from the state, so these teach colour on the printed board too."""
-    from scanner.synth.table import mid_game_states, render_table
+    are known from the state, so these teach colour on the printed board too; each frame's
+    dice are a random set (`random_dice`: shades and pips), not the table's own."""
+    from scanner.synth.table import mid_game_states, random_dice, render_table
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout
 
@@ -238,7 +239,7 @@ def board_crops(boards: int, seed: int, detector, copies: int, jitter: bool = Tr
     parts = []
     states = mid_game_states(seed, layout)
     for n in tqdm(range(boards), desc="board crops", disable=None):
-        frame = render_table(next(states), (seed, n), layout)
+        frame = render_table(next(states), (seed, n), layout, dice=random_dice(rng))
         cal = calibrate(frame.image, layout)
         board = cal.rectify(frame.image)
         truth = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))

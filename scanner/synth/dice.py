@@ -48,6 +48,15 @@ OTHER_COLORS: dict[str, tuple[float, float, float]] = {
     "cyan": (0.10, 0.70, 0.80),
     "lime": (0.55, 0.85, 0.15),
 }
+# The shades each game colour is drawn in (renderer 5): from one end to the other, so the reader
+# learns a colour's range rather than one body (players replace lost dice; sets differ).
+GAME_SHADES: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
+    "grey": ((0.30, 0.31, 0.33), (0.74, 0.74, 0.76)),
+    "brown": ((0.30, 0.17, 0.09), (0.62, 0.42, 0.24)),
+    "blue": ((0.08, 0.20, 0.60), (0.25, 0.48, 0.88)),
+    "green": ((0.06, 0.36, 0.16), (0.35, 0.66, 0.22)),
+    "yellow": ((0.95, 0.68, 0.08), (0.97, 0.90, 0.30)),
+}
 # Not in OTHER_COLORS on purpose: navy or dark brown-orange dice, which any player would call
 # "blue" or "brown"; the colour ground truth must be something a person agrees with.
 
@@ -77,6 +86,7 @@ class DieStyle:
 # luminance, not hue, because the camera's casts, blur and JPEG wash out hue first.
 PIP_CONTRAST = 0.25
 _WHITE_PIP, _BLACK_PIP = (0.95, 0.95, 0.93), (0.05, 0.05, 0.06)
+GAME_PIP_CONTRAST = 0.1
 
 
 def luminance(rgb) -> float:
@@ -98,19 +108,27 @@ def game_pip(color: str) -> tuple[float, float, float]:
     """The pip colour of the game's dice of `color`: white on its dark dice, black on yellow.
 
     A set of dice is made with one pip colour, so each game colour has one, decided on its
-    nominal body and not on a die's brightness jitter. Both renderers draw the game's dice with
-    it (photos here, the table in scanner.synth.table). Renderer 3 and before gave the brightest
+    nominal body and not on a die's brightness jitter. The table (scanner.synth.table) draws the
+    game's dice with it unless told other dice (its DiceSet); since renderer 5 the photos draw
+    either pip colour on every game colour, since nobody here knows the real game's pips and
+    the colour must come from the body. Renderer 3 and before gave the brightest
     13 % of the photos' grey dice black pips, a grey die the table never shows; read as no
     player's colour, they were 20 of the 53 colour errors on its test set. The real dice's pips are
     not measured: if the game's grey dice wear black pips, this is the one place to say so."""
     return _WHITE_PIP if luminance(GAME_COLORS[color]) < 0.55 else _BLACK_PIP
 
 
+def shade(color: str, t: float) -> np.ndarray:
+    """The game colour's body at `t` (0..1) along its range of shades (GAME_SHADES)."""
+    dark, light = (np.array(v) for v in GAME_SHADES[color])
+    return dark + (light - dark) * float(t)
+
+
 def random_style(rng: np.random.Generator, value: int, side: float, game_share: float = 0.6):
     """A random but plausible die; `game_share` of them wear one of the game's five colours."""
     if rng.random() < game_share:
         color = str(rng.choice(list(GAME_COLORS)))
-        base = np.array(GAME_COLORS[color])
+        base = shade(color, rng.random())
     else:
         color = str(rng.choice(list(OTHER_COLORS)))
         base = np.array(OTHER_COLORS[color])
@@ -120,9 +138,15 @@ def random_style(rng: np.random.Generator, value: int, side: float, game_share: 
         pip = np.array(_WHITE_PIP if rng.random() < 0.9 else (0.9, 0.75, 0.2))  # or gold
     else:
         pip = np.array(_BLACK_PIP if rng.random() < 0.85 else (0.7, 0.1, 0.1))  # or dark red
-    if color in GAME_COLORS:  # drawn above all the same, so a seed keeps its dice and boxes
-        pip = np.array(game_pip(color))
-    pip = _readable_pip(pip, lum)
+    if color in GAME_COLORS:  # either pip colour: a die's colour is its body's (renderer 5)
+        white = rng.random() < 0.5
+        # White on yellow stands out less than PIP_CONTRAST asks, yet real sets have it (the
+        # pips' dimples show): only where it would be nearly invisible is it the other one.
+        if abs(luminance(_WHITE_PIP if white else _BLACK_PIP) - lum) < GAME_PIP_CONTRAST:
+            white = not white
+        pip = np.array(_WHITE_PIP if white else _BLACK_PIP)
+    else:
+        pip = _readable_pip(pip, lum)
     pip = np.clip(pip + rng.normal(0, 0.03, 3), 0, 1)
     elev = rng.uniform(0.55, 1.0)
     az = rng.uniform(0, 2 * np.pi)

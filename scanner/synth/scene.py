@@ -22,8 +22,10 @@ from scanner.synth.dice import DieStyle, random_style, render_die
 # camera sees the table beyond the frame instead of a mirror image with unlabelled dice. 3: pips
 # always stand out from the body (scanner.synth.dice.PIP_CONTRAST). 4: the game's dice wear one
 # pip colour per colour (scanner.synth.dice.game_pip), as the table draws them. 3 and 4 keep
-# every seed's dice, boxes and labels; only pips change.
-RENDERER = 4
+# every seed's dice, boxes and labels; only pips change. 5: the game's dice in a range of shades
+# each (scanner.synth.dice.GAME_SHADES) and with white or black pips at random, so the reader
+# learns colour from the body (issue 19: yellow dice with white pips read as no player's).
+RENDERER = 5
 
 
 @dataclass
