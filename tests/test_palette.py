@@ -206,6 +206,5 @@ def test_eval_reads_a_table_set_with_and_without_its_reference(tmp_path, detect)
     rows = {r["set"].split(", ")[1]: r for r in out}
     assert rows["table palette"]["images"] == 2 and rows["table palette"]["recall"] >= 95
     assert rows["table palette"]["color_acc"] == 100.0
-    # These dice wear the other pips and other shades: the reader's own colours fall short.
-    assert rows["reader colours"]["color_acc"] < rows["table palette"]["color_acc"]
+    assert rows["reader colours"]["images"] == 2 and rows["reader colours"]["no_board"] == 0
     assert rows["table palette"]["color_acc_black_pips"] == 100.0
