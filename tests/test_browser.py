@@ -261,6 +261,13 @@ def test_calibration_wizard_finds_markers_and_saves_a_dragged_zone(camera_server
     moved = load_layout(app).zones["latrina"].polygon.min(axis=0)
     assert moved[0] > 280 + 5 and moved[1] > 160 + 2  # dragged right and down, in mm
     shot(page, "calibrate")
+    # Learning the dice colours: nothing lies on the swatch squares of this table, and the page
+    # says so instead of learning anything.
+    assert "Not learnt yet" in page.locator("#palette-state").inner_text()
+    page.get_by_role("button", name="Learn the dice colours").click()
+    page.locator("#palette-error").wait_for(state="visible")
+    assert "swatch square" in page.locator("#palette-error").inner_text()
+    assert page.locator("#palette-state").get_attribute("data-palette") == ""
 
 
 def test_accept_a_flag_and_correct_a_misread_die(server, page):
