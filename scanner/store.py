@@ -99,6 +99,16 @@ class GameStore:
         self.db.close()
 
 
+def write_json(path: str | Path, data: object) -> None:
+    """Write a small JSON file (a saved layout, a palette, a calibration profile) whole or not
+    at all: written beside it and renamed into place, so a kill never leaves half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(path)
+
+
 def remove_store(path: str | Path) -> None:
     """Delete a game file that is not (or no longer) wanted, with its SQLite journal files
     (`-wal`, `-shm`): a build that a kill interrupted, an import that does not replay."""

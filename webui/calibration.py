@@ -3,13 +3,13 @@ its zones, drag the zones onto the cardboard buildings, check the dice colours r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import cv2
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file
 
 from scanner.errors import InputError
+from scanner.store import write_json
 from webui.pin import pin_refusal
 
 calibration = Blueprint("calibration", __name__)
@@ -71,11 +71,7 @@ def save_layout():
         layout = Layout.from_json(parse_json(request.get_data(cache=True) or b"null"))
     except InputError as err:
         return jsonify(err.to_json()), 400
-    path = layout_path(current_app)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(layout.to_json(), indent=1), encoding="utf-8")
-    tmp.replace(path)  # atomic: a crash never leaves half a layout
+    write_json(layout_path(current_app), layout.to_json())
     if _loop() is not None:
         _loop().set_layout(layout)
     return jsonify({"saved": True, "layout": layout.to_json()})
@@ -121,9 +117,6 @@ def take_palette():
             "square named after it",
         )
         return jsonify(err.to_json()), 400
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(palette.to_json(), indent=1), encoding="utf-8")
-    tmp.replace(path)
+    write_json(path, palette.to_json())
     loop.palette = palette
     return jsonify({"palette": palette.to_json(), "taken": taken})

@@ -177,10 +177,9 @@ def _palette_args(p: argparse.ArgumentParser) -> None:
     _palette_args,
 )
 def run_palette(args: argparse.Namespace) -> int:
-    import json
-    import os
     from dataclasses import replace
 
+    from scanner.store import write_json
     from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate
     from scanner.vision.camera import read_image
     from scanner.vision.scan import learn_colors
@@ -207,10 +206,8 @@ def run_palette(args: argparse.Namespace) -> int:
             "$.image",
         )
     out = Path(args.out or args.calibration)
-    tmp = out.with_name(out.name + ".tmp")
     try:
-        tmp.write_text(json.dumps(replace(cal, palette=palette).to_json(), indent=1) + "\n")
-        os.replace(tmp, out)
+        write_json(out, replace(cal, palette=palette).to_json())
     except OSError as exc:
         raise InputError("output.unwritable", f"cannot write {out}: {exc}") from None
     missing = [c for c in cal.layout.swatches if c not in palette.colors]

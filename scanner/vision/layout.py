@@ -222,6 +222,12 @@ def _shape(data: Any, path: str, name: str) -> Zone:
     return Zone(name, np.array(pts, np.float32))
 
 
+def _point(data: Any, path: str) -> tuple[float, float]:
+    if not isinstance(data, list) or len(data) != 2:
+        raise InputError("schema.type", "center is [x, y] in mm", path)
+    return _number(data[0], path), _number(data[1], path)
+
+
 def _swatches(data: Any, path: str) -> dict[str, tuple[float, float, float]]:
     if data is None:
         return {}
@@ -237,14 +243,7 @@ def _swatches(data: Any, path: str) -> dict[str, tuple[float, float, float]]:
         _object(sw, where, ("color", "center"))
         if sw["color"] not in PLAYER_COLORS or sw["color"] in out:
             raise InputError("value.color", "one square per player colour", f"{where}.color")
-        c = sw["center"]
-        if not isinstance(c, list) or len(c) != 2:
-            raise InputError("schema.type", "center is [x, y] in mm", f"{where}.center")
-        out[sw["color"]] = (
-            _number(c[0], f"{where}.center"),
-            _number(c[1], f"{where}.center"),
-            size,
-        )
+        out[sw["color"]] = (*_point(sw["center"], f"{where}.center"), size)
     return out
 
 
@@ -278,11 +277,8 @@ def _parse_layout(data: Any, path: str) -> Layout:
             raise InputError("value.range", "marker id is an integer 0..49", f"{mpath}.id")
         if mid in markers:
             raise InputError("layout.duplicate-marker", f"marker {mid} listed twice", f"{mpath}.id")
-        c = m["center"]
-        if not isinstance(c, list) or len(c) != 2:
-            raise InputError("schema.type", "center is [x, y] in mm", f"{mpath}.center")
         side = _number(m.get("size", size), f"{mpath}.size", 1)
-        markers[mid] = (_number(c[0], f"{mpath}.center"), _number(c[1], f"{mpath}.center"), side)
+        markers[mid] = (*_point(m["center"], f"{mpath}.center"), side)
 
     zobj = _object(obj["zones"], f"{path}.zones", BUILDINGS)
     zones = {
