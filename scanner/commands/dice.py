@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from scanner.cli import command, emit
+from scanner.commands._base import reader_args
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -22,17 +23,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         help="long side the photo is scaled to for the detector (dice ~30-65 px "
         "there work best); 0 keeps the photo's scale",
     )
-    p.add_argument(
-        "--conf",
-        type=float,
-        default=None,
-        help="minimum confidence (default 0.5 with the face reader, 0.35 without)",
-    )
-    p.add_argument(
-        "--face",
-        default=None,
-        help="face reader ONNX (default: models/face.onnx); 'none': the detector alone",
-    )
+    reader_args(p)
 
 
 @command("dice", "Detect dice (value, player colour, box) in photos.", _arguments)

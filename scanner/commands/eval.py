@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from scanner.cli import command
+from scanner.commands._base import reader_args
 from scanner.errors import InputError
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,17 +25,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--synth-seed", type=int, default=1000, help="never used for training")
     p.add_argument("--real-dir", default=str(REALDICE), help="folder with images/ and labels/")
     p.add_argument("--imgsz", type=int, default=640, help="0 = native scale")
-    p.add_argument(
-        "--face",
-        default=None,
-        help="face reader ONNX (default: models/face.onnx); 'none': the detector alone",
-    )
-    p.add_argument(
-        "--conf",
-        type=float,
-        default=None,
-        help="minimum confidence (default 0.5 with the face reader, 0.35 without)",
-    )
+    reader_args(p)
     p.add_argument(
         "--tables",
         nargs="*",
