@@ -1,6 +1,7 @@
 """`alea serve` as its users run it, in its own process: manual entry only with --no-camera,
 a game that survives the server being killed and started again."""
 
+import http.client
 import json
 import os
 import signal
@@ -44,10 +45,16 @@ def test_no_camera_is_manual_entry_and_a_killed_server_resumes_its_game(tmp_path
     finally:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
-    proc, url = serve(tmp_path, port, "--no-camera")
+    proc, url = serve(tmp_path, port, "--no-camera", "--allow-host", "tablets.lan")
     try:
+        assert pin_of(proc) == pin and len(pin) == 6  # the tablets keep theirs
         game = call(url, "/api/game")["game"]
         assert game["state"]["senatus"] == {"grey": [2, 3]} and game["current_player"] == "blue"
+        for host, status in (("tablets.lan:80", 200), ("attacker.example", 403)):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", "/api/game", headers={"Host": host})
+            assert conn.getresponse().status == status, host
+            conn.close()
     finally:
         proc.terminate()
         proc.wait(10)

@@ -132,16 +132,16 @@ def test_scan_upload_errors_and_no_board(client):
     import cv2
     import numpy as np
 
-    res = client.post("/api/scan", data=b"")
+    res = client.post("/api/scan", data=b"", content_type="image/png")
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "image.empty"
-    res = client.post("/api/scan", data=b"not an image at all")
+    res = client.post("/api/scan", data=b"not an image at all", content_type="image/jpeg")
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "image.unreadable"
     ok, png = cv2.imencode(".png", np.full((240, 320, 3), 128, np.uint8))
-    res = client.post("/api/scan", data=png.tobytes())
+    res = client.post("/api/scan", data=png.tobytes(), content_type="application/octet-stream")
     assert res.status_code == 200
     out = res.get_json()
     assert out["state"] is None and "marker" in out["warnings"][0]
-    res = client.post("/api/scan?players=grey,pink", data=png.tobytes())
+    res = client.post("/api/scan?players=grey,pink", data=png.tobytes(), content_type="image/png")
     assert res.status_code == 400 and res.get_json()["error"]["path"] == "$.players[1]"
 
 

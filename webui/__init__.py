@@ -6,7 +6,6 @@ same rules, so a calculator answer in the browser equals the command-line answer
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 
 from flask import Flask
@@ -18,37 +17,38 @@ MAX_UPLOAD_BYTES = 20 << 20
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """Build the app. `config` may set DATA_DIR (the game data folder), GAME_PIN and
-    MAX_STREAMS."""
+    """Build the app. `config` may set DATA_DIR (the game data folder), GAME_PIN,
+    MAX_STREAMS and ALLOWED_HOSTS (Host names answered besides this machine's own; "*": any)."""
     app = Flask(__name__, instance_relative_config=False)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
         DATA_DIR=str(Path.cwd() / "alea-data"),
-        GAME_PIN=f"{secrets.randbelow(10**4):04d}",
-        JSON_SORT_KEYS=False,
         # Open event and video streams at once: `alea serve` leaves 8 of its threads free.
         MAX_STREAMS=24,
         MAX_STREAMS_PER_CLIENT=6,  # a browser opens at most 6 connections to one host
+        ALLOWED_HOSTS=(),
     )
     app.config.update(config or {})
     app.json.sort_keys = False
 
     from werkzeug.exceptions import HTTPException
 
+    from webui import guard
     from webui.api import api, http_error
     from webui.calibration import calibration
     from webui.live import GameHub, live
     from webui.pages import pages
-
-    app.extensions["alea.hub"] = GameHub(app.config["DATA_DIR"])
-    from webui.pin import PinGuard
+    from webui.pin import PinGuard, game_pin
     from webui.streams import StreamGate
 
+    if "GAME_PIN" not in app.config:
+        app.config["GAME_PIN"] = game_pin(app.config["DATA_DIR"])
+    app.extensions["alea.hub"] = GameHub(app.config["DATA_DIR"])
     app.extensions["alea.pin"] = PinGuard()
-
     app.extensions["alea.streams"] = StreamGate(
         app.config["MAX_STREAMS"], app.config["MAX_STREAMS_PER_CLIENT"]
     )
+    guard.install(app)
     app.register_blueprint(api)
     app.register_blueprint(live)
     app.register_blueprint(pages)

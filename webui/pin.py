@@ -1,7 +1,7 @@
-"""The game PIN: every change to the game needs it. Compared in constant time, and guessing is
-slowed: after `FREE_TRIES` wrong PINs a client waits 1, 2, 4 … up to 60 s after each further
-wrong one before it may try again, so a 4-digit PIN takes days to guess instead of a minute.
-A right PIN clears the client's count."""
+"""The game PIN: every change to the game needs it. Six random digits, kept in the data folder
+so that the tablets keep theirs across restarts of the server. Compared in constant time, and
+guessing is slowed: after `FREE_TRIES` wrong PINs a client waits 1, 2, 4 … up to 60 s after
+each further wrong one before it may try again. A right PIN clears the client's count."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import hmac
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from flask import Response, current_app, jsonify, request
 
@@ -16,6 +17,28 @@ from scanner.errors import InputError
 
 FREE_TRIES = 10
 LONGEST_WAIT_S = 60.0
+PIN_DIGITS = 6
+PIN_FILE = "pin.json"
+
+
+def game_pin(data_dir: str | Path) -> str:
+    """The data folder's PIN, made at its first use. A file that does not hold one (damaged,
+    edited by hand) is replaced by a new PIN rather than refusing to start."""
+    import json
+    import secrets
+
+    from scanner.store import write_json
+
+    path = Path(data_dir) / PIN_FILE
+    try:
+        pin = json.loads(path.read_text(encoding="utf-8"))["pin"]
+        if isinstance(pin, str) and len(pin) == PIN_DIGITS and pin.isascii() and pin.isdigit():
+            return pin
+    except (OSError, ValueError, TypeError, KeyError):
+        pass
+    pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+    write_json(path, {"pin": pin})
+    return pin
 
 
 class PinGuard:

@@ -26,6 +26,14 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--data", default="alea-data", help="folder for game records")
     parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name tablets use to reach this machine, besides its own names and "
+        "addresses (repeatable; '*' allows any)",
+    )
+    parser.add_argument(
         "--threads",
         type=int,
         default=32,
@@ -41,6 +49,26 @@ def _lan_address() -> str:
             return s.getsockname()[0]
     except OSError:
         return "127.0.0.1"
+
+
+def terminal_qr(text: str, colour: bool = True) -> str:
+    """`text` as a QR code in the terminal, two rows of modules per line of half blocks, with
+    its quiet zone. Light modules are drawn, so on a dark terminal it reads as printed; with
+    `colour` the code is painted white on black to read so on a light terminal too."""
+    import segno
+
+    matrix = segno.make(text, error="m", micro=False).matrix  # 1: a dark module
+    border = 4
+    width = len(matrix[0]) + 2 * border
+    quiet = [[True] * width for _ in range(border)]
+    light = [[True] * border + [not m for m in row] + [True] * border for row in matrix]
+    light = quiet + light + quiet + ([[True] * width] if len(matrix) % 2 else [])
+    glyph = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+    lines = []
+    for top, bottom in zip(light[0::2], light[1::2], strict=True):
+        line = "".join(glyph[pair] for pair in zip(top, bottom, strict=True))
+        lines.append(f"\033[97;40m{line}\033[0m" if colour else line)
+    return "\n".join(lines)
 
 
 @command("serve", "Serve the tablet web UI (demo feed when no camera is given).", _arguments)
@@ -69,24 +97,26 @@ def run_serve(args: argparse.Namespace) -> int:
             "DATA_DIR": str(data.resolve()),
             "CAMERA": args.camera,
             "MAX_STREAMS": args.threads - 8,  # the rest answer pages and the game API
+            "ALLOWED_HOSTS": tuple(args.allow_host),
         }
     )
     if not args.no_camera:
         from webui.table import start
 
         start(app, args.camera)
-    host = _lan_address() if args.host in ("0.0.0.0", "") else args.host
-    print(
-        f"alea is serving on http://{host}:{args.port}/  (game PIN {app.config['GAME_PIN']})",
-        file=sys.stderr,
-        flush=True,
-    )
-    try:
-        waitress.serve(
-            app, host=args.host, port=args.port, threads=args.threads, ident="alea", _quiet=True
+    try:  # bound before anything is printed: the address printed is one that answers
+        server = waitress.create_server(
+            app, host=args.host, port=args.port, threads=args.threads, ident="alea"
         )
     except OSError as exc:
         raise InputError(
             "serve.port", f"cannot listen on {args.host}:{args.port}: {exc}", "--port"
         ) from None
+    host = _lan_address() if args.host in ("0.0.0.0", "") else args.host
+    pin = app.config["GAME_PIN"]
+    print(f"alea is serving on http://{host}:{args.port}/  (game PIN {pin})", file=sys.stderr)
+    link = f"http://{host}:{args.port}/game#pin={pin}"
+    print(f"Scan to open the game page with the PIN filled in: {link}", file=sys.stderr)
+    print(terminal_qr(link, colour=sys.stderr.isatty()), file=sys.stderr, flush=True)
+    server.run()
     return 0
