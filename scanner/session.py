@@ -23,7 +23,7 @@ from scanner.referee import Referee, Ruling
 from scanner.rules.game import Game
 from scanner.rules.io import NO_ROLL, parse_move, parse_unsure
 from scanner.rules.placement import place_anyway
-from scanner.rules.state import BoardState
+from scanner.rules.state import BoardState, expect_object
 
 UNDOABLE = (
     "observe",
@@ -36,6 +36,44 @@ UNDOABLE = (
     "repete",
     "next-round",
 )
+# What each event may hold: a record is only ever what these fields say, so free text cannot
+# grow a game file or every snapshot sent to the tablets.
+EVENT_FIELDS = {
+    "new-game": ("players", "seed", "source"),
+    "observe": ("state", "unsure"),
+    "place": ("move", "roll"),
+    "correct": ("state", "why"),
+    "accept": ("state",),
+    "take-as-seen": ("state",),
+    "pick": ("player", "kind", "tile"),
+    "lay-out": ("provinces", "patricians"),
+    "repete": ("player",),
+    "next-round": (),
+    "undo": (),
+    "redo": (),
+}
+TEXT_MAX = 200  # a correction's reason, a game's source: a short note, not a document
+
+
+def check_event(event: Any, path: str = "$") -> None:
+    """An event as a record may hold it: a known kind with only its own fields (and the id the
+    log gives it), free text short. The values themselves are checked when it is applied."""
+    if not isinstance(event, dict) or event.get("event") not in EVENT_FIELDS:
+        raise InputError(
+            "session.event", f"unknown event; events are {', '.join(EVENT_FIELDS)}", path
+        )
+    expect_object(event, path, ("event", "id", *EVENT_FIELDS[event["event"]]))
+    for key in ("why", "source"):
+        if key in event and event[key] is not None:
+            short_text(event[key], f"{path}.{key}")
+
+
+def short_text(value: Any, path: str) -> str:
+    if not isinstance(value, str):
+        raise InputError("schema.type", "expected a text", path)
+    if len(value) > TEXT_MAX:
+        raise InputError("value.range", f"at most {TEXT_MAX} characters", path)
+    return value
 
 
 class Store(Protocol):
@@ -238,6 +276,7 @@ class Session:
         )
 
     def correct(self, state: dict, why: str = "corrected by hand") -> dict:
+        short_text(why, "$.why")
         BoardState.from_json(state, "$.state", strict=False)
         return self._record({"event": "correct", "state": state, "why": why})
 

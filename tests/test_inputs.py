@@ -111,8 +111,14 @@ def test_image_sizes_are_read_from_every_header_we_accept():
         [{"event": "redo"}],
         [{"event": "new-game", "players": 5, "seed": 0}],
         [{"event": "new-game", "players": ["grey", "blue"], "seed": [1]}],
+        [{"event": "new-game", "players": ["grey", "blue"], "seed": 0}, {"event": "\ud800"}],
+        [{"event": "new-game", "players": ["grey", "blue"], "seed": 0, "note": "x" * 10**6}],
+        [
+            {"event": "new-game", "players": ["grey", "blue"], "seed": 0},
+            {"event": "correct", "state": {"players": ["grey", "blue"]}, "why": "x" * 201},
+        ],
     ],
-    ids=["lone-undo", "lone-redo", "players-5", "seed-list"],
+    ids=["lone-undo", "lone-redo", "players-5", "seed-list", "unknown", "extra-field", "long-why"],
 )
 def test_a_game_import_that_does_not_replay_is_refused_and_leaves_no_file(events, tmp_path):
     """#20: an IndexError or TypeError, and the broken file left in games/ stopped alea serve."""
@@ -126,16 +132,19 @@ def test_a_game_import_that_does_not_replay_is_refused_and_leaves_no_file(events
     assert list((tmp_path / "games").iterdir()) == []
 
 
-def test_a_game_import_with_a_lone_surrogate_prints_valid_json(tmp_path):
+def test_a_game_with_a_lone_surrogate_prints_valid_json(tmp_path):
     record = (
         '{"format": "alea-game", "version": 1, "events": ['
-        '{"event": "new-game", "players": ["grey", "blue"], "seed": 0}, {"event": "\\ud800"}]}'
+        '{"event": "new-game", "players": ["grey", "blue"], "seed": 0}, '
+        '{"event": "correct", "state": {"players": ["grey", "blue"]}, "why": "\\ud800"}]}'
     )
     rc, out, err = alea(
         "game", "import", "-", "--data", str(tmp_path), "--game", "odd", stdin=record
     )
     assert rc == 0 and isinstance(out, dict) and out["events"] == 2, (rc, out, err)
     assert [p.name for p in (tmp_path / "games").iterdir() if p.suffix == ".alea"] == ["odd.alea"]
+    rc, out, err = alea("game", "export", "--data", str(tmp_path), "--game", "odd")
+    assert rc == 0 and out["events"][1]["why"] == "\ud800", (rc, out, err)
 
 
 @pytest.mark.parametrize(

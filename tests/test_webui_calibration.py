@@ -41,6 +41,30 @@ def test_saving_a_layout_needs_the_pin_is_validated_and_persists(app, tmp_path):
     assert json.loads((tmp_path / "layout.json").read_text()) == saved  # unchanged
 
 
+@pytest.mark.parametrize(
+    "edit, path",
+    [
+        (lambda lay: lay.update(note="x" * 100_000), "$.note"),
+        (lambda lay: lay["zones"]["latrina"].update(colour="red"), "$.zones.latrina.colour"),
+        (lambda lay: lay.update(comment="x" * 501), "$"),
+        (lambda lay: lay["board"].update(paper=["A3"]), "$.board.paper"),
+        (
+            lambda lay: lay["zones"].update(latrina={"polygon": [[0, 0]] * 65}),
+            "$.zones.latrina.polygon",
+        ),
+    ],
+    ids=["unknown-key", "unknown-zone-key", "long-comment", "paper-list", "huge-polygon"],
+)
+def test_a_saved_layout_holds_only_what_a_layout_is(app, tmp_path, edit, path):
+    """#20: unknown keys of any size were stored and sent to every tablet."""
+    c = app.test_client()
+    layout = c.get("/api/layout").get_json()
+    edit(layout)
+    res = c.post("/api/layout", json=layout, headers=PIN)
+    assert res.status_code == 400 and res.get_json()["error"]["path"] == path, res.get_json()
+    assert not (tmp_path / "layout.json").exists()
+
+
 def test_rectified_view_of_the_running_camera(app):
     frame, cal = still_table()
     loop, _ = run_loop([frame.image] * 6, lambda board: oracle(frame, cal))

@@ -34,6 +34,16 @@ def test_changes_need_the_pin_reading_does_not(client):
     assert client.get("/api/game").get_json()["game"] is None
 
 
+@pytest.mark.parametrize("why", ["x" * 201, ["by", "hand"], 7])
+def test_a_corrections_reason_is_a_short_text(client, why):
+    """#20: any JSON was stored as the reason and sent in every snapshot."""
+    post(client, "new", {"players": ["grey", "blue"]})
+    res = post(client, "correct", {"state": {"players": ["grey", "blue"]}, "why": why})
+    assert res.status_code == 400 and res.get_json()["error"]["path"] == "$.why"
+    res = post(client, "correct", {"state": {"players": ["grey", "blue"]}, "why": "x" * 200})
+    assert res.status_code == 200
+
+
 def test_a_round_by_hand_with_a_flag_and_undo(client):
     assert post(client, "new", {"players": ["grey", "blue"]}).status_code == 200
     res = post(client, "place", {"move": {"player": "grey", "building": "forum", "dice": [2, 4]}})

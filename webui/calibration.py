@@ -89,6 +89,7 @@ def take_palette():
     """Learn the dice colours from the dice on the sheet's swatch squares in the camera's latest
     frame (PIN), or forget them with {"forget": true}; kept in the data folder's palette.json."""
     from scanner.inputs import parse_json
+    from scanner.rules.state import expect_object
     from webui.table import palette_path
 
     refused = pin_refusal()
@@ -96,11 +97,13 @@ def take_palette():
         return refused
     loop = _loop()
     try:
-        body = parse_json(request.get_data(cache=True) or b"{}")
+        body = expect_object(parse_json(request.get_data(cache=True) or b"{}"), "$", ("forget",))
+        if not isinstance(body.get("forget", False), bool):
+            raise InputError("schema.type", "forget is true or false", "$.forget")
     except InputError as err:
         return jsonify(err.to_json()), 400
     path = palette_path(current_app)
-    if isinstance(body, dict) and body.get("forget") is True:
+    if body.get("forget") is True:
         path.unlink(missing_ok=True)
         if loop is not None:
             loop.palette = None

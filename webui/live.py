@@ -149,7 +149,7 @@ def _observe(data: dict):
 
 
 def _correct(data: dict):
-    return hub().run(lambda s: s.correct(data.get("state"), str(data.get("why", "by hand"))))
+    return hub().run(lambda s: s.correct(data.get("state"), data.get("why", "corrected by hand")))
 
 
 def _accept(data: dict):

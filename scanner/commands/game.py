@@ -37,7 +37,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("game", "Export, import or list game records.", _arguments)
 def run_game(args: argparse.Namespace) -> int:
-    from scanner.session import Session
+    from scanner.session import Session, check_event
     from scanner.store import GameStore, import_game, remove_store
 
     if args.action == "list":
@@ -60,13 +60,18 @@ def run_game(args: argparse.Namespace) -> int:
     remove_store(aside)
     store = import_game(data, aside)
     try:
+        for i, event in enumerate(store.events()):
+            check_event(event, f"$.events[{i}]")
         session = Session(store)
         summary = {"events": len(store.events()), **session.summary()}
     except (InputError, ValueError, KeyError, TypeError, IndexError) as exc:
         store.close()
         remove_store(aside)
         message = exc.message if isinstance(exc, InputError) else str(exc)
-        raise InputError("import.replay", f"the imported game does not replay: {message}") from None
+        where = exc.path if isinstance(exc, InputError) else "$"
+        raise InputError(
+            "import.replay", f"the imported game does not replay: {message}", where
+        ) from None
     store.close()
     aside.rename(path)
     emit({"imported": str(path), **summary})

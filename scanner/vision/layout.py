@@ -29,11 +29,13 @@ import numpy as np
 
 from scanner.errors import InputError
 from scanner.rules.components import BUILDINGS, PLAYER_COLORS
+from scanner.rules.state import expect_object
 
 SCHEMA = "alea.layout/1"
 DEFAULT_LAYOUT = Path(__file__).resolve().parents[2] / "calibration" / "layout.json"
 # The Forum has at most 7 column pedestals (5 players + 2).
 MAX_PEDESTALS = 7
+MAX_POLYGON = 64  # points of one zone's outline
 DICTIONARIES = ("DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_6X6_50")
 
 
@@ -187,17 +189,24 @@ def _number(data: Any, path: str, lo: float = -math.inf, hi: float = math.inf) -
     return float(data)
 
 
-def _object(data: Any, path: str, required: Sequence[str] = ()) -> dict:
+def _object(
+    data: Any, path: str, required: Sequence[str] = (), optional: Sequence[str] = ()
+) -> dict:
+    """An object with the `required` keys and no key beyond them and `optional`: a saved layout
+    is sent to every tablet, so it holds only what a layout is."""
     if not isinstance(data, dict):
         raise InputError("schema.type", "expected an object", path)
     for key in required:
         if key not in data:
             raise InputError("schema.missing", f"missing field {key!r}", path)
+    expect_object(data, path, (*required, *optional))
+    if "comment" in data and not (isinstance(data["comment"], str) and len(data["comment"]) <= 500):
+        raise InputError("value.range", "a comment is a text of at most 500 characters", path)
     return data
 
 
 def _shape(data: Any, path: str, name: str) -> Zone:
-    obj = _object(data, path)
+    obj = _object(data, path, (), ("rect", "polygon", "comment"))
     if "rect" in obj:
         r = obj["rect"]
         if not isinstance(r, list) or len(r) != 4:
@@ -208,9 +217,11 @@ def _shape(data: Any, path: str, name: str) -> Zone:
         pts = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
     elif "polygon" in obj:
         poly = obj["polygon"]
-        if not isinstance(poly, list) or len(poly) < 3:
+        if not isinstance(poly, list) or not 3 <= len(poly) <= MAX_POLYGON:
             raise InputError(
-                "schema.type", "polygon is a list of at least 3 [x, y] points", f"{path}.polygon"
+                "schema.type",
+                f"polygon is a list of 3 to {MAX_POLYGON} [x, y] points",
+                f"{path}.polygon",
             )
         pts = []
         for i, p in enumerate(poly):
@@ -231,7 +242,7 @@ def _point(data: Any, path: str) -> tuple[float, float]:
 def _swatches(data: Any, path: str) -> dict[str, tuple[float, float, float]]:
     if data is None:
         return {}
-    obj = _object(data, path, ("size", "positions"))
+    obj = _object(data, path, ("size", "positions"), ("comment",))
     size = _number(obj["size"], f"{path}.size", 1, 100)
     if not isinstance(obj["positions"], list) or len(obj["positions"]) > len(PLAYER_COLORS):
         raise InputError(
@@ -240,7 +251,7 @@ def _swatches(data: Any, path: str) -> dict[str, tuple[float, float, float]]:
     out: dict[str, tuple[float, float, float]] = {}
     for i, sw in enumerate(obj["positions"]):
         where = f"{path}.positions[{i}]"
-        _object(sw, where, ("color", "center"))
+        _object(sw, where, ("color", "center"), ("comment",))
         if sw["color"] not in PLAYER_COLORS or sw["color"] in out:
             raise InputError("value.color", "one square per player colour", f"{where}.color")
         out[sw["color"]] = (*_point(sw["center"], f"{where}.center"), size)
@@ -248,14 +259,24 @@ def _swatches(data: Any, path: str) -> dict[str, tuple[float, float, float]]:
 
 
 def _parse_layout(data: Any, path: str) -> Layout:
-    obj = _object(data, path, ("board", "markers", "zones"))
+    obj = _object(
+        data,
+        path,
+        ("board", "markers", "zones"),
+        ("schema", "comment", "swatches", "tolerance", "die_size", "parallax_height", "px_per_mm"),
+    )
     if obj.get("schema", SCHEMA) != SCHEMA:
         raise InputError("layout.schema", f"expected schema {SCHEMA!r}", f"{path}.schema")
-    board = _object(obj["board"], f"{path}.board", ("width", "height"))
+    board = _object(obj["board"], f"{path}.board", ("width", "height"), ("paper", "comment"))
+    paper = board.get("paper", "")
+    if not isinstance(paper, str) or len(paper) > 20:
+        raise InputError("schema.type", "paper is a short name such as A3", f"{path}.board.paper")
     width = _number(board["width"], f"{path}.board.width", 1)
     height = _number(board["height"], f"{path}.board.height", 1)
 
-    mk = _object(obj["markers"], f"{path}.markers", ("size", "positions"))
+    mk = _object(
+        obj["markers"], f"{path}.markers", ("size", "positions"), ("dictionary", "comment")
+    )
     dictionary = mk.get("dictionary", "DICT_4X4_50")
     if dictionary not in DICTIONARIES:
         raise InputError(
@@ -264,14 +285,14 @@ def _parse_layout(data: Any, path: str) -> Layout:
             f"{path}.markers.dictionary",
         )
     size = _number(mk["size"], f"{path}.markers.size", 1)
-    if not isinstance(mk["positions"], list) or len(mk["positions"]) < 2:
+    if not isinstance(mk["positions"], list) or not 2 <= len(mk["positions"]) <= 50:
         raise InputError(
-            "layout.markers", "at least 2 markers are needed", f"{path}.markers.positions"
+            "layout.markers", "2 to 50 markers are needed", f"{path}.markers.positions"
         )
     markers: dict[int, tuple[float, float, float]] = {}
     for i, m in enumerate(mk["positions"]):
         mpath = f"{path}.markers.positions[{i}]"
-        _object(m, mpath, ("id", "center"))
+        _object(m, mpath, ("id", "center"), ("size", "comment"))
         mid = m["id"]
         if isinstance(mid, bool) or not isinstance(mid, int) or not 0 <= mid < 50:
             raise InputError("value.range", "marker id is an integer 0..49", f"{mpath}.id")
@@ -280,12 +301,12 @@ def _parse_layout(data: Any, path: str) -> Layout:
         side = _number(m.get("size", size), f"{mpath}.size", 1)
         markers[mid] = (*_point(m["center"], f"{mpath}.center"), side)
 
-    zobj = _object(obj["zones"], f"{path}.zones", BUILDINGS)
+    zobj = _object(obj["zones"], f"{path}.zones", BUILDINGS, ("comment",))
     zones = {
         name: _shape(zobj[name], f"{path}.zones.{name}", name)
         for name in ("templum", "senatus", "castrum", "latrina")
     }
-    forum = _object(zobj["forum"], f"{path}.zones.forum", ("pedestals",))
+    forum = _object(zobj["forum"], f"{path}.zones.forum", ("pedestals",), ("comment",))
     peds = forum["pedestals"]
     if not isinstance(peds, list) or not 4 <= len(peds) <= MAX_PEDESTALS:
         raise InputError(
@@ -313,6 +334,6 @@ def _parse_layout(data: Any, path: str) -> Layout:
             100,
         ),
         px_per_mm=_number(obj.get("px_per_mm", 3.0), f"{path}.px_per_mm", 0.5, 20),
-        paper=str(board.get("paper", "")),
+        paper=paper,
         source=json.loads(json.dumps(obj)),
     )
