@@ -12,6 +12,12 @@ scanner.errors.InputError: JSON nested deeper than 64 levels
 from __future__ import annotations
 
 import json
+import os
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from scanner.errors import InputError
 
@@ -153,15 +159,45 @@ def decode_image(data: bytes, name: str = "the image", where: str = "$"):
     logging = cv2.utils.logging
     previous = logging.getLogLevel()
     logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    said: list[str] = []
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        with _codec_messages(said):
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     except (cv2.error, MemoryError) as exc:
         raise InputError("image.unreadable", f"cannot decode {name}: {exc}", where) from None
     finally:
         logging.setLogLevel(previous)
     if image is None or image.size == 0:
-        raise InputError("image.unreadable", f"{name} is not a readable image", where)
+        why = f" ({said[-1]})" if said else ""
+        raise InputError("image.unreadable", f"{name} is not a readable image{why}", where)
     return image
+
+
+@contextmanager
+def _codec_messages(said: list[str]) -> Iterator[None]:
+    """libpng and libjpeg write their complaints ("Corrupt JPEG data ...") straight to file
+    descriptor 2, past OpenCV's log level. While this process has no other Python thread (a
+    command, not the server) they are caught here and put in `said`, so that the command's one
+    stderr line stays one; a thread could write to stderr in between, so a server keeps them."""
+    if threading.active_count() > 1:
+        yield
+        return
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):
+        yield
+        return
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            lines = caught.read(4096).decode("utf-8", "replace").strip().splitlines()
+            said.extend(line.strip() for line in lines if line.strip())
 
 
 def read_image_file(path, where: str = "$"):

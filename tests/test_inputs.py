@@ -170,3 +170,23 @@ def test_a_calibration_with_a_bad_field_is_bad_input(field, value, tmp_path):
     dice.write_text('{"dice": []}')
     rc, out, err = alea("board", str(dice), "--calibration", str(path))
     assert_bad_input(rc, out, err, "schema.type", f"$.{field}")
+
+
+def test_damaged_photos_leave_one_stderr_line_at_most(tmp_path):
+    """#20: libpng and libjpeg printed their own lines past the contract's one."""
+    import cv2
+    import numpy as np
+
+    noise = np.random.default_rng(0).integers(0, 255, (200, 300, 3), np.uint8)
+    png = cv2.imencode(".png", noise)[1].tobytes()
+    jpeg = bytearray(cv2.imencode(".jpg", noise)[1].tobytes())
+    for i in range(600, len(jpeg), 97):
+        jpeg[i] = 0xFF  # decodes, with "Corrupt JPEG data" from libjpeg
+    (tmp_path / "cut.png").write_bytes(png[: len(png) // 2])
+    (tmp_path / "damaged.jpg").write_bytes(bytes(jpeg))
+    rc, out, err = alea("dice", str(tmp_path / "cut.png"))
+    assert_bad_input(rc, out, err, "image.unreadable", "$.images[0]")
+    assert "libpng" in out["error"]["message"]  # what the codec said, in the one line
+    rc, out, err = alea("dice", str(tmp_path / "damaged.jpg"))
+    assert rc == 0 and err.strip() == "", err
+    assert out["images"][0]["width"] == 300
