@@ -35,6 +35,11 @@ def read_json(source: str) -> object:
     return parse_json(text)
 
 
+# Characters that end a line for Python's splitlines() (and some terminals) and that JSON may
+# leave raw inside a string: written as escapes, so one line of output stays one line.
+LINE_BREAKS = {"\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"}
+
+
 def emit(obj: object) -> None:
     """Print `obj` as one line of JSON. Text the terminal cannot encode (a lone surrogate from
     an imported file) is written as JSON escapes instead of failing half-way."""
@@ -43,7 +48,15 @@ def emit(obj: object) -> None:
         text.encode(sys.stdout.encoding or "utf-8")
     except UnicodeEncodeError:
         text = json.dumps(obj)
+    if any(c in LINE_BREAKS for c in text):  # only inside strings, where \uXXXX means the same
+        text = "".join(f"\\u{ord(c):04x}" if c in LINE_BREAKS else c for c in text)
     sys.stdout.write(text + "\n")
+
+
+def one_line(text: str) -> str:
+    """`text` for the one stderr line: what does not print (a control character, a line
+    separator, taken from the input into a message or a path) is written as an escape."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 # Each command module registers itself here: name -> (help, add_arguments, run).
@@ -75,7 +88,7 @@ class _Parser(argparse.ArgumentParser):
     one line on stderr and the error object on stdout, not a usage screen."""
 
     def error(self, message: str):  # type: ignore[override]
-        print(f"{self.prog}: {message}", file=sys.stderr)
+        print(one_line(f"{self.prog}: {message}"), file=sys.stderr)
         emit(InputError("usage", f"{self.prog}: {message}", "$").to_json())
         sys.exit(EXIT_BAD_INPUT)
 
@@ -101,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command][2](args)
     except InputError as err:
-        print(f"alea {args.command}: {err.message} (at {err.path})", file=sys.stderr)
+        print(one_line(f"alea {args.command}: {err.message} (at {err.path})"), file=sys.stderr)
         emit(err.to_json())
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:

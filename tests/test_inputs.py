@@ -190,3 +190,15 @@ def test_damaged_photos_leave_one_stderr_line_at_most(tmp_path):
     rc, out, err = alea("dice", str(tmp_path / "damaged.jpg"))
     assert rc == 0 and err.strip() == "", err
     assert out["images"][0]["width"] == 300
+
+
+@pytest.mark.parametrize("name", ["V\x1c\x91", "N\x85x", "a\u2028b", "tab\there"])
+def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
+    """#20 (found by benchmarks/fuzz.py): a colour name with \\x1c or \\x85 made the one stderr
+    line two for splitlines(), and the JSON on stdout two lines."""
+    import json
+
+    (tmp_path / "s.json").write_text(json.dumps({"players": ["grey", "blue"], "supply": {name: 1}}))
+    rc, out, err = alea("round", str(tmp_path / "s.json"))
+    assert_bad_input(rc, out, err, "value.color")
+    assert out["error"]["path"] == f"$.supply.{name}"  # the JSON still says exactly what it was
