@@ -117,6 +117,14 @@ def main(argv: list[str] | None = None) -> int:
         print(one_line(f"alea {args.command}: {err.message} (at {err.path})"), file=sys.stderr)
         emit(err.to_json())
         return EXIT_BAD_INPUT
+    except OSError as exc:
+        # A path the user named that cannot be used (a folder not writable, a disk full) where
+        # no command checked it first: bad input all the same, never a traceback.
+        where = exc.filename if isinstance(exc.filename, str) else "$"
+        err = InputError("io.error", f"cannot use {where}: {exc.strerror or exc}", "$")
+        print(one_line(f"alea {args.command}: {err.message}"), file=sys.stderr)
+        emit(err.to_json())
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -202,3 +202,21 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
     rc, out, err = alea("round", str(tmp_path / "s.json"))
     assert_bad_input(rc, out, err, "value.color")
     assert out["error"]["path"] == f"$.supply.{name}"  # the JSON still says exactly what it was
+
+
+@pytest.mark.parametrize(
+    "args, code, path",
+    [
+        (["demo", "--out", "/proc/alea-nowhere"], "io.error", "$"),
+        (["synth", "--out", "/proc/alea-nowhere", "--n", "1"], "io.error", "$"),
+        (["train", "--epochs", "-1"], "train.bad-option", "$.epochs"),
+        (["train", "--lr0", "0"], "train.bad-option", "$.lr0"),
+        (["eval", "--tables", "/nonexistent"], "eval.no-set", "$.tables"),
+    ],
+    ids=["demo-out", "synth-out", "train-epochs", "train-lr0", "eval-tables"],
+)
+def test_long_commands_refuse_bad_options_at_once(args, code, path):
+    """#20 (found by a sweep over every command): tracebacks from mkdir and ultralytics, and an
+    eval that ran its minutes of figures before saying a table set was missing."""
+    rc, out, err = alea(*args, timeout=60)
+    assert_bad_input(rc, out, err, code, path)

@@ -141,3 +141,25 @@ def test_an_accepted_illegal_placement_does_not_block_later_placements(client, k
         {"move": {"player": "grey", "building": "forum", "dice": [6]}, "roll": [6, 1, 1, 1, 1, 1]},
     )
     assert res.status_code == 200 and res.get_json()["result"]["legal"] is True
+
+
+@pytest.mark.parametrize(
+    "action, body, path",
+    [
+        ("new", {"players": ["grey", "blue"], "seed": 10**400}, "$.seed"),
+        ("new", {"players": ["grey", "blue"], "seed": -1}, "$.seed"),
+        (
+            "observe",
+            {
+                "state": {"players": ["grey", "blue"]},
+                "unsure": [{"building": "forum", "player": None, "value": 2}] * 41,
+            },
+            "$.unsure",
+        ),
+    ],
+    ids=["huge-seed", "negative-seed", "unsure-list"],
+)
+def test_stored_numbers_and_lists_are_bounded(client, action, body, path):
+    post(client, "new", {"players": ["grey", "blue"]})
+    res = post(client, action, body)
+    assert res.status_code == 400 and res.get_json()["error"]["path"] == path

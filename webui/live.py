@@ -131,9 +131,9 @@ def changing(action: Callable[[dict], object]):
 def _new(data: dict):
     players = data.get("players")
     seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise InputError("schema.type", "seed must be an integer", "$.seed")
-    from scanner.rules.state import BoardState
+    from scanner.rules.state import BoardState, expect_int
+
+    expect_int(seed, "$.seed", 0, 2**63 - 1, "seed")
 
     BoardState.from_json({"players": players}, "$")  # validates the seating
     hub().new_game(players, seed)

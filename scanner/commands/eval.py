@@ -45,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
     from scanner.vision.evaluate import evaluate, format_table
 
+    for folder in args.tables or ():  # before minutes of evaluation, not after
+        if not Path(folder).is_dir():
+            raise InputError("eval.no-set", f"no table set at {folder}", "$.tables")
     detector = DiceDetector(
         args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf, reader=face_reader(args.face)
     )
@@ -73,8 +76,6 @@ def run(args: argparse.Namespace) -> int:
         )
         for folder in args.tables:
             path = Path(folder)
-            if not path.is_dir():
-                raise InputError("eval.no-set", f"no table set at {folder}", "$.tables")
             rows += [t.row() for t in evaluate_tables(path, board.detect, path.name)]
     print(json.dumps(rows) if args.json else format_table(rows))
     return 0

@@ -88,14 +88,32 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from scanner.errors import InputError
 
+    # Checked before anything is rendered: a wrong number found an hour in is an hour lost.
+    least = {
+        "epochs": 1,
+        "imgsz": 32,
+        "batch": 1,
+        "workers": 0,
+        "synth_n": 1,
+        "synth_val": 1,
+        "real_per_photo": 0,
+        "face_n": 1,
+        "face_val": 1,
+        "face_epochs": 1,
+        "face_hard_n": 0,
+    }
+    for name, low in least.items():
+        if getattr(args, name) < low:
+            option = "--" + name.replace("_", "-")
+            raise InputError("train.bad-option", f"{option} must be {low} or more", f"$.{name}")
+    if not args.lr0 > 0:
+        raise InputError("train.bad-option", "--lr0 must be above 0", "$.lr0")
     try:
         import ultralytics  # noqa: F401
     except ImportError:
         raise InputError(
             "train.missing-extra", "training needs the train extra: pip install 'alea[train]'"
         ) from None
-    if args.face_hard_n < 0:
-        raise InputError("train.bad-option", "--face-hard-n must be 0 or more", "$.face_hard_n")
     real = Path(args.real_dir) if args.real_dir else None
     result = {}
     if args.stage in ("all", "detector"):

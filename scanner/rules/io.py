@@ -76,8 +76,10 @@ def parse_unsure(data: Any, players: tuple[str, ...], path: str = "$.unsure") ->
     """The dice a camera reading is not sure of: `[{"building", "player" (or null), "value"}]`."""
     if data is None:
         return []
+    if len(expect_list(data, path)) > 5 * DICE_PER_PLAYER:
+        raise InputError("value.range", "more unsure dice than there are dice", path)
     out = []
-    for i, d in enumerate(expect_list(data, path)):
+    for i, d in enumerate(data):
         where = f"{path}[{i}]"
         obj = expect_object(d, where, ("building", "player", "value"))
         if obj.get("building") not in BUILDINGS:
