@@ -1,6 +1,7 @@
 """`alea serve` as its users run it, in its own process: manual entry only with --no-camera,
 a game that survives the server being killed and started again."""
 
+import contextlib
 import http.client
 import json
 import os
@@ -63,3 +64,29 @@ def test_no_camera_is_manual_entry_and_a_killed_server_resumes_its_game(tmp_path
 def test_no_camera_and_a_camera_exclude_each_other(tmp_path):
     rc, out, err = alea("serve", "--no-camera", "--camera", "0", "--data", str(tmp_path))
     assert_bad_input(rc, out, err, "value.conflict", "--camera")
+
+
+def test_a_huge_upload_is_refused_without_being_stored(tmp_path):
+    """#20: waitress spooled up to 1 GB of a body to disk before the app could say no."""
+    from webui import MAX_UPLOAD_BYTES
+
+    port = free_port()
+    proc, url = serve(tmp_path, port, "--no-camera")
+    try:
+        for size in (MAX_UPLOAD_BYTES + 1, 4 * MAX_UPLOAD_BYTES):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+            conn.putrequest("POST", "/api/scan")
+            conn.putheader("Content-Type", "image/png")
+            conn.putheader("Content-Length", str(size))
+            conn.endheaders()
+            # A little over the limit: sent whole; far over: refused before it is read.
+            with contextlib.suppress(OSError):
+                conn.send(b"\0" * (size if size < 2 * MAX_UPLOAD_BYTES else 1 << 20))
+            res = conn.getresponse()
+            assert res.status == 413, size
+            if size < 2 * MAX_UPLOAD_BYTES:  # the app's own answer, with the error object
+                assert json.loads(res.read())["error"]["code"] == "input.too-large"
+            conn.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)

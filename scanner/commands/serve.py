@@ -75,7 +75,7 @@ def terminal_qr(text: str, colour: bool = True) -> str:
 def run_serve(args: argparse.Namespace) -> int:
     import waitress
 
-    from webui import create_app
+    from webui import MAX_UPLOAD_BYTES, create_app
 
     if not 1 <= args.port <= 65535:
         raise InputError("value.range", f"port {args.port} is not 1–65535", "--port")
@@ -106,7 +106,14 @@ def run_serve(args: argparse.Namespace) -> int:
         start(app, args.camera)
     try:  # bound before anything is printed: the address printed is one that answers
         server = waitress.create_server(
-            app, host=args.host, port=args.port, threads=args.threads, ident="alea"
+            app,
+            host=args.host,
+            port=args.port,
+            threads=args.threads,
+            ident="alea",
+            # waitress would spool up to 1 GB of a body before the app could refuse it; bodies
+            # a little over the app's own limit still reach it, for its JSON 413.
+            max_request_body_size=3 * MAX_UPLOAD_BYTES,
         )
     except OSError as exc:
         raise InputError(
