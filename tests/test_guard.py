@@ -37,9 +37,24 @@ def test_a_foreign_host_name_is_refused_on_pages_and_api(client):
     assert res.status_code == 403
 
 
-@pytest.mark.parametrize("host", ["localhost", "127.0.0.1:8000", "[::1]:8000", "alea.localhost"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "localhost",
+        "127.0.0.1:8000",
+        "[::1]:8000",
+        "alea.localhost",
+        "LOCALHOST.",
+        "[::ffff:127.0.0.1]",
+    ],
+)
 def test_this_machine_is_answered(client, host):
     assert client.get("/api/game", headers={"Host": host}).status_code == 200
+
+
+def test_a_request_without_a_host_header_is_no_browser_and_is_answered(client):
+    res = client.get("/api/game", environ_overrides={"HTTP_HOST": ""})
+    assert res.status_code == 200
 
 
 def test_the_machines_own_address_and_names_given_are_answered():

@@ -77,10 +77,10 @@ def host_name(host: str) -> str:
     """The name in a Host header or an Origin, without its port: `[::1]:8000` -> `::1`."""
     host = host.strip().lower()
     if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host[1:]
-    if host.count(":") == 1:
-        return host.split(":")[0]
-    return host
+        host = host[1 : host.find("]")] if "]" in host else host[1:]
+    elif host.count(":") == 1:
+        host = host.split(":")[0]
+    return host.rstrip(".")  # "localhost." is the same name, fully qualified
 
 
 class HostCheck:
@@ -99,7 +99,9 @@ class HostCheck:
         if name.endswith(".localhost"):
             return True  # RFC 6761: always this machine
         try:
-            if ipaddress.ip_address(name).is_loopback:
+            address = ipaddress.ip_address(name)
+            mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1
+            if address.is_loopback or (mapped is not None and mapped.is_loopback):
                 return True
         except ValueError:
             pass
@@ -116,8 +118,9 @@ def _refusal(status: int, code: str, message: str) -> tuple[Response, int]:
 
 def check_request(hosts: HostCheck) -> tuple[Response, int] | None:
     """None when the request may go on; else the answer that refuses it."""
-    name = host_name(request.host)
-    if not hosts.allows(name):
+    # No Host header at all: not a browser (they always send one), so not a rebinding page.
+    name = host_name(request.host) if request.headers.get("Host") else ""
+    if name and not hosts.allows(name):
         return _refusal(
             403,
             "http.host",
