@@ -116,6 +116,28 @@ def test_scan_cli_contract(table, monkeypatch, capsys):
     )
 
 
+def test_scan_of_several_photos_loads_the_model_once_and_prints_a_line_each(
+    table, monkeypatch, capsys
+):
+    """#22: `alea scan IMAGE [IMAGE ...]`, like `alea dice`."""
+    d, _ = table
+    fake, loads = FakeDetector(), []
+    monkeypatch.setattr(
+        vision_commands, "load_detector", lambda model: loads.append(model) or fake.detect
+    )
+    photos = [str(d / "table.png"), str(d / "nothing.png"), str(d / "table.png")]
+    rc = cli.main(["scan", *photos, "--calibration", str(d / "cal.json"), "--players", *FIVE])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert rc == 0 and len(loads) == 1
+    assert [out["path"] for out in lines] == photos
+    assert lines[0]["state"] == EXPECTED == lines[2]["state"] and lines[1]["state"] is None
+    # A missing photo anywhere in the list is found before the first is read.
+    rc = cli.main(["scan", photos[0], str(d / "typo.png"), "--calibration", str(d / "cal.json")])
+    out = capsys.readouterr().out.splitlines()
+    assert rc == 2 and len(out) == 1 and json.loads(out[0])["error"]["path"] == "$.images[1]"
+    assert len(loads) == 1
+
+
 def test_scan_without_a_board_is_state_null(table, monkeypatch, capsys):
     d, _ = table
     fake = FakeDetector()

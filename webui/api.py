@@ -93,7 +93,7 @@ def scan():
             cal = calibrate(image, layout)
         except BoardNotFound as exc:
             return jsonify({"state": None, "dice": [], "warnings": [str(exc)]})
-        reading = scan_image(image, cal, load_detector(None), players)
+        reading = scan_image(image, cal, load_detector(None), players, fitted=True)
         return jsonify(reading.to_json())
     except InputError as err:
         return jsonify(err.to_json()), 400

@@ -5,6 +5,7 @@ stages on files (CONTRACT.md). OpenCV is imported inside each command, so `alea 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from scanner.cli import command, emit, read_json
@@ -133,7 +134,12 @@ def run_board(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------------- scan
 def _scan_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("image", help="a photo of the table")
+    p.add_argument(
+        "images",
+        nargs="+",
+        metavar="IMAGE",
+        help="photos of the table; with several, one JSON line each, with its path",
+    )
     p.add_argument("--calibration", required=True, help="profile written by alea calibrate")
     p.add_argument("--players", nargs="+", help="player colours in seating order")
     p.add_argument("--model", help="detector model (default: the detector's own default)")
@@ -150,16 +156,29 @@ def _scan_args(p: argparse.ArgumentParser) -> None:
     _scan_args,
 )
 def run_scan(args: argparse.Namespace) -> int:
+    from scanner.inputs import read_image_file
     from scanner.vision.calibrate import Calibration
     from scanner.vision.camera import read_image
     from scanner.vision.scan import scan_image
 
     cal = Calibration.load(args.calibration)
     players = players_arg(args.players)
-    image = read_image(args.image)
+    if len(args.images) == 1:  # the contract's one photo, one object
+        image = read_image(args.images[0])
+        detect = load_detector(args.model)
+        emit(scan_image(image, cal, detect, players, fixed_camera=args.fixed_camera).to_json())
+        return 0
+    # Several photos, the models loaded once: every path is checked before the first is read,
+    # so a typo at the end is not found minutes in.
+    for i, path in enumerate(args.images):
+        if not Path(path).is_file():
+            raise InputError("image.not-found", f"no such image file: {path}", f"$.images[{i}]")
     detect = load_detector(args.model)
-    reading = scan_image(image, cal, detect, players, fixed_camera=args.fixed_camera)
-    emit(reading.to_json())
+    for i, path in enumerate(args.images):
+        image = read_image_file(path, f"$.images[{i}]")
+        reading = scan_image(image, cal, detect, players, fixed_camera=args.fixed_camera)
+        emit({"path": path, **reading.to_json()})
+        sys.stdout.flush()
     return 0
 
 

@@ -6,6 +6,7 @@ pass a fake detector), so it is imported only when a detector is asked for.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from scanner.errors import InputError
@@ -14,7 +15,21 @@ from scanner.errors import InputError
 def load_detector(model: str | None, imgsz: int = 0):
     """The real detector's `detect` function for the rectified board; InputError
     `model.missing` when there is none. `imgsz=0` runs the network at the board's own scale,
-    the scale it was trained at (`benchmarks/eval_table.py` shows what shrinking costs)."""
+    the scale it was trained at (`benchmarks/eval_table.py` shows what shrinking costs).
+    The shipped model (`model` None) is opened once per process and shared: a server's camera
+    loop and its `/api/scan` use one copy (the detector holds no state between calls, and
+    onnxruntime sessions may run from several threads)."""
+    if model is None:
+        return _shipped(imgsz)
+    return _open(model, imgsz)
+
+
+@cache
+def _shipped(imgsz: int):
+    return _open(None, imgsz)
+
+
+def _open(model: str | None, imgsz: int):
     try:
         from scanner.vision import detect as detect_module
     except ImportError as exc:

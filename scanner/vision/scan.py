@@ -34,6 +34,7 @@ def scan_image(
     detect: Detect,
     players: Sequence[str] | None = None,
     fixed_camera: bool = False,
+    fitted: bool = False,
 ) -> BoardReading:
     """Read the board in one photo.
 
@@ -42,10 +43,13 @@ def scan_image(
     homography is kept when hands hide markers (with a warning if none can be fitted), unless
     the markers in view show that the camera has moved. A photo where
     the board cannot be located gives a reading with state None and the reason as its warning.
+    `fitted`: `calibration` was fitted on this very photo, so it is used as it is.
     """
     warnings: list[str] = []
     h, w = image.shape[:2]
-    if fixed_camera and (w, h) == tuple(calibration.image_size):
+    if fitted:
+        cal = calibration
+    elif fixed_camera and (w, h) == tuple(calibration.image_size):
         # The stored fit stands unless the markers in view say the camera moved, exactly as in
         # the live loop; a fresh fit replaces it only if it sees at least as many markers.
         keeper = Calibrator(calibration.layout, calibration.lens, initial=calibration)
