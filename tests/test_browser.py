@@ -173,6 +173,7 @@ def start_game(server, page, players):
     page.locator("#pin").dispatch_event("change")
     for p in players:
         page.locator(f'[data-seat="{p}"]').click()
+    page.once("dialog", lambda dialog: dialog.accept())  # over a game in play, it asks first
     page.get_by_role("button", name="New game").click()
     page.locator(f'#whose-turn[data-player="{players[0]}"]').wait_for()
 
@@ -404,3 +405,31 @@ def test_buttons_the_game_hides_are_not_shown(server, page):
     place(page, "castrum", [5] * 8)
     page.locator("#next-round").wait_for(state="visible")
     assert not page.locator("#place").is_visible()
+
+
+def test_taps_that_would_surprise_are_caught(server, page):
+    """#21: New game over a game in play asks first; a double tap on Undo is one undo; Place
+    with no dice says what to do and writes nothing; a wrong PIN says it is wrong."""
+    start_game(server, page, ["grey", "blue"])
+    place(page, "castrum", [3, 3])
+    page.locator('#whose-turn[data-player="blue"]').wait_for()
+    place(page, "forum", [6])
+    page.locator('#whose-turn[data-player="grey"]').wait_for()
+    events = len(page.locator("#history li").all())
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.get_by_role("button", name="New game").click()
+    page.wait_for_timeout(300)
+    assert page.locator("#whose-turn").get_attribute("data-player") == "grey"  # kept
+    page.locator("#undo").dblclick()
+    page.locator('#whose-turn[data-player="blue"]').wait_for()
+    page.wait_for_timeout(500)
+    assert page.locator("#whose-turn").get_attribute("data-player") == "blue"  # one undo only
+    page.locator("#place").click()
+    error = page.locator("#error")
+    error.wait_for()
+    assert "Tap the dice first" in error.inner_text()
+    assert len(page.locator("#history li").all()) == events - 1
+    page.locator("#pin").fill("999999")
+    page.locator("#pin").dispatch_event("change")
+    page.locator("#undo").click()
+    page.wait_for_function("document.querySelector('#error').textContent.startsWith('Wrong PIN')")

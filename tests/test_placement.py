@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from scanner.rules.placement import RULE_IDS, Move, check
+from scanner.rules.state import BoardState
 from tests.helpers import FOUR, forum, state, verdict
 
 
@@ -221,3 +222,15 @@ def test_every_rule_id_is_covered_by_this_file():
 def test_legal_move_takes_dice_from_supply(building):
     v = check(state(supply={"blue": 5}), Move("blue", building, (1,)))
     assert v.legal and v.state.supply == {"blue": 4}
+
+
+def test_reasons_say_one_die_in_the_singular():
+    """#21: 'a 1 do not extend', 'a 5 in the Templum make 1 dice'."""
+    s = BoardState.from_json({"players": ["grey", "blue"], "senatus": {"grey": [3, 4]}})
+    assert "a 1 does not extend it" in check(s, Move("grey", "senatus", (1,))).reason
+    assert "a 1 and a 6 do not extend it" in check(s, Move("grey", "senatus", (1, 6))).reason
+    four = BoardState.from_json(
+        {"players": ["grey", "blue", "green", "yellow"], "templum": {"blue": [5]}}
+    )
+    reason = check(four, Move("grey", "templum", (6,))).reason
+    assert "a 6 in the Templum makes 1 die;" in reason, reason

@@ -151,7 +151,8 @@ def place_templum(state: BoardState, player: str, dice: tuple, roll: tuple):
         already = f" with the {len(own)} already there" if own else ""
         raise Illegal(
             "templum.count",
-            f"{who}'s {dice_text(dice)} in the Templum make {len(total)} dice"
+            f"{who}'s {dice_text(dice)} in the Templum {'makes' if len(dice) == 1 else 'make'} "
+            f"{len(total)} {'die' if len(total) == 1 else 'dice'}"
             f"{already}; the Templum now needs exactly {need}.",
         )
     if sum(total) <= sum(top[1]):
@@ -189,7 +190,7 @@ def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
         raise Illegal(
             "senatus.not-extending",
             f"{who} already has {'-'.join(map(str, own))} in the Senatus and "
-            f"{dice_text(dice)} do not extend it to one run.",
+            f"{dice_text(dice)} {'does' if len(dice) == 1 else 'do'} not extend it to one run.",
         )
     for other, theirs in state.senatus.items():
         if other != player and theirs == run:

@@ -9,16 +9,37 @@ pinBox.value = localStorage.getItem("alea.pin") || "";
 pinBox.addEventListener("change", () => localStorage.setItem("alea.pin", pinBox.value.trim()));
 
 
-async function send(action, payload) {
+// One change at a time: a second tap while the first is on its way (a double tap on Undo) is
+// not a second change.
+let sending = false;
+
+function showError(text) {
   const err = document.getElementById("error");
-  err.hidden = true;
-  const res = await fetch(`/api/game/${action}`, { method: "POST",
-    headers: { "Content-Type": "application/json", "X-Alea-Pin": pinBox.value.trim() },
-    body: JSON.stringify(payload || {}) });
-  const out = await res.json();
-  if (!res.ok) { err.textContent = out.error.message; err.hidden = false; return null; }
-  show(out);
-  return out;
+  err.textContent = text;
+  err.hidden = false;
+}
+
+function errorText(res, out) {
+  if (res.status === 429) return t("game.pin-wait");
+  if (out.error.code === "auth.pin") return t(pinBox.value.trim() ? "game.pin-wrong" : "game.pin-missing");
+  return out.error.message;
+}
+
+async function send(action, payload) {
+  if (sending) return null;
+  sending = true;
+  document.getElementById("error").hidden = true;
+  try {
+    const res = await fetch(`/api/game/${action}`, { method: "POST",
+      headers: { "Content-Type": "application/json", "X-Alea-Pin": pinBox.value.trim() },
+      body: JSON.stringify(payload || {}) });
+    const out = await res.json();
+    if (!res.ok) { showError(errorText(res, out)); return null; }
+    show(out);
+    return out;
+  } finally {
+    sending = false;
+  }
 }
 
 // Each die on the board knows where it sits in the state, so a tap can correct it.
@@ -195,10 +216,15 @@ function renderSeating() {
     `${SYMBOL[c]} ${c}${seating.includes(c) ? " " + (seating.indexOf(c) + 1) : ""}`)));
 }
 
-document.getElementById("new-game").addEventListener("click", () => send("new", { players: seating }));
+document.getElementById("new-game").addEventListener("click", () => {
+  const playing = snap && snap.game && !snap.game.over;
+  if (playing && !window.confirm(t("game.confirm-new"))) return;
+  send("new", { players: seating });
+});
 document.getElementById("place").addEventListener("click", async () => {
   const who = snap && snap.game && snap.game.current_player;
   if (!who) return;
+  if (!entry.dice.length) { showError(t("game.no-dice")); return; }
   const out = await send("place", { move: { player: who, building: entry.building, dice: entry.dice } });
   if (out) entry.dice = [];
   renderEntry();
