@@ -127,7 +127,22 @@ def test_final_scoring_page(server, page):
     assert "winner" in result.get_attribute("class")
     tile = result.locator('.province[data-province="red IV: red woman III + red man II"]')
     assert tile.count() == 1 and tile.locator(".patrician").count() == 2
+    assert result.locator('[data-card="V"]').inner_text() == "V · couples: 2"  # named
     shot(page, "final")
+    # #21: a reload keeps every tap; Start over clears them.
+    page.reload(wait_until="domcontentloaded")
+    grey = page.locator('article.player[data-player="grey"]')
+    assert (
+        grey.locator('[data-tile=\'{"color":"red","value":4}\']').get_attribute("aria-pressed")
+        == "true"
+    )
+    assert grey.locator(".counter output").last.inner_text() == "5"
+    page.get_by_role("button", name="Score the game").click()
+    page.locator('article.result[data-player="grey"] .total').wait_for()
+    assert page.locator('article.result[data-player="grey"] .total').inner_text() == "16"
+    page.get_by_role("button", name="Start over").click()
+    assert page.locator('[aria-pressed="true"]').count() == 0
+    assert page.locator("article.result").count() == 0
 
 
 def test_final_page_in_german(server, page):

@@ -71,10 +71,34 @@ function playerCard(p, index) {
     el("h3", {}, t("final.fortuna")), fortuna, repete);
 }
 
+// The entries survive a reload (75 taps are not entered twice): kept in this browser.
+const SAVED = "alea.final";
 function render() {
   const root = document.getElementById("players");
   root.replaceChildren(...state.players.map(playerCard));
   document.getElementById("add-player").disabled = state.players.length >= C.players.length;
+  localStorage.setItem(SAVED, JSON.stringify(state));
+}
+function restore() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SAVED) || "null");
+    if (!saved || !Array.isArray(saved.players) || !saved.players.length) return false;
+    state.players = saved.players;
+    state.playerCount = saved.playerCount;
+    render();
+    return true;
+  } catch (e) { return false; }
+}
+function startOver() {
+  state.players = [];
+  delete state.playerCount;
+  document.getElementById("results").replaceChildren();
+  newPlayer(); newPlayer();
+}
+// A card by its numeral and what it scores, as players call it.
+function cardName(card) {
+  const numeral = typeof card === "string" ? card : card.card;
+  return `${numeral} · ${t(`card.${numeral}`)}`;
 }
 
 function payload() {
@@ -114,7 +138,7 @@ function showResults(out) {
       (r.unplaced || []).length ? el("div", { class: "unplaced" }, `${t("final.unplaced")}: `,
         r.unplaced.map((p) => patricianChip(p))) : null);
     const cardList = el("ul", { class: "cards" }, (r.cards || []).map((c) =>
-      el("li", {}, `${typeof c.card === "string" ? c.card : c.card.card}: ${c.points}`)));
+      el("li", { "data-card": typeof c.card === "string" ? c.card : c.card.card }, `${cardName(c.card)}: ${c.points}`)));
     return el("article", { class: `result c-${r.player}${win.includes(r.player) ? " winner" : ""}`, "data-player": r.player },
       el("h2", {}, chip(r.player, r.player), " ", el("span", { class: "total", "data-total": r.total }, String(r.total)),
         win.includes(r.player) ? el("span", { class: "crown" }, ` ♛ ${t("final.winner")}`) : null),
@@ -137,6 +161,7 @@ async function score() {
 
 document.getElementById("add-player").addEventListener("click", newPlayer);
 document.getElementById("score").addEventListener("click", score);
+document.getElementById("start-over").addEventListener("click", startOver);
 document.addEventListener("alea:lang", render);
 // Opened from the game page: start from the tiles picked during the game.
 async function fromGame() {
@@ -150,4 +175,4 @@ async function fromGame() {
   return true;
 }
 (new URLSearchParams(location.search).get("from") === "game" ? fromGame() : Promise.resolve(false))
-  .then((loaded) => { if (!loaded) { newPlayer(); newPlayer(); } });
+  .then((loaded) => { if (!loaded && !restore()) { newPlayer(); newPlayer(); } });
