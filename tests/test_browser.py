@@ -448,3 +448,59 @@ def test_taps_that_would_surprise_are_caught(server, page):
     page.locator("#pin").dispatch_event("change")
     page.locator("#undo").click()
     page.wait_for_function("document.querySelector('#error').textContent.startsWith('Wrong PIN')")
+
+
+SPEECH_STUB = """
+window.__said = [];
+window.SpeechSynthesisUtterance = function (text) { this.text = text; this.lang = ""; };
+Object.defineProperty(window, "speechSynthesis", { value: {
+  speak: (u) => window.__said.push([u.lang, u.text]), cancel: () => {} } });
+"""
+
+
+def test_a_flag_and_a_round_are_spoken_in_the_pages_language(server, page):
+    """#21: a chime and a sentence for every flag and round result, with an off switch."""
+    page.add_init_script(SPEECH_STUB)
+    start_game(server, page, ["grey", "blue"])
+    place(page, "forum", [2, 4])
+    page.wait_for_function("window.__said.length === 1")
+    assert page.evaluate("window.__said") == [
+        ["en-GB", "Rule broken. The Forum takes one die, or two that sum to 5."]
+    ]
+    assert "The Forum takes one die" in page.locator("#flag .rule-text").inner_text()
+    page.locator("#undo-flag").click()
+    page.locator("#lang").click()  # German from here on
+    assert "Ansage an" in page.locator("#voice").inner_text()
+    place(page, "castrum", [4] * 8)
+    page.locator('#whose-turn[data-player="blue"]').wait_for()
+    place(page, "forum", [2, 4])
+    page.wait_for_function("window.__said.length === 2")
+    assert page.evaluate("window.__said[1]") == [
+        "de-DE",
+        "Regelverstoß. Ins Forum kommt ein Würfel oder zwei mit der Summe 5.",
+    ]
+    page.locator("#undo-flag").click()
+    place(page, "forum", [6])
+    page.locator("#next-round").wait_for(state="visible")
+    page.locator("#next-round").click()
+    page.wait_for_function("window.__said.length === 3")
+    assert page.evaluate("window.__said[2]") == ["de-DE", "Runde 1 ist gewertet."]
+    page.locator("#voice").click()  # off
+    assert "Ansage aus" in page.locator("#voice").inner_text()
+    place(page, "forum", [2, 4])
+    page.locator("#flag .verdict").wait_for()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__said.length") == 3
+
+
+def test_every_rule_has_its_sentence_in_english_and_german(server, page):
+    """A flag is stated in the page's language: each rule id the referee can give has a line."""
+    from scanner.rules.placement import RULE_IDS
+
+    page.goto(f"{server}/game", wait_until="domcontentloaded")
+    for lang in ("en", "de"):
+        missing = page.evaluate(
+            "([ids, lang]) => ids.filter((id) => !I18N[lang]['rule.' + id])",
+            [[*RULE_IDS, "play.turn"], lang],
+        )
+        assert missing == [], lang

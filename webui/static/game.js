@@ -115,10 +115,12 @@ function show(s) {
   const flag = document.getElementById("flag");
   if (g.flag) {
     flag.replaceChildren(el("div", { class: "verdict illegal", "data-rule": g.flag.rule },
-      `✘ ${g.flag.reason} `, el("code", {}, g.flag.rule), " ",
+      el("strong", { class: "rule-text" }, `✘ ${t(`rule.${g.flag.rule}`)} `),
+      el("span", { class: "reason" }, `${g.flag.reason} `), el("code", {}, g.flag.rule), " ",
       el("button", { type: "button", class: "btn small", id: "accept", on: { click: () => send("accept") } }, t("game.accept")),
       el("button", { type: "button", class: "btn small", id: "undo-flag", on: { click: () => send("undo") } }, t("game.undo"))));
   } else flag.replaceChildren();
+  announce(g);
   // The referee cannot explain the table: say so, with its reasons, and offer one tap.
   const lost = document.getElementById("unclear");
   if (g.unclear && !g.flag) {
@@ -253,3 +255,52 @@ async function pollTable() {
 }
 pollTable();
 setInterval(pollTable, 1000);
+
+// Voice: a chime and a spoken sentence, in the page's language, for every new flag and every
+// round scored, so that players who do not watch the tablet hear it. The browser's own speech
+// synthesis (offline); an off switch kept in this browser. What was already there when the
+// page opened is not announced.
+let heard = null;
+const voiceButton = document.getElementById("voice");
+function voiceOn() { return localStorage.getItem("alea.voice") !== "off"; }
+function showVoice() {
+  voiceButton.textContent = `${voiceOn() ? "♪" : "–"} ${t(voiceOn() ? "voice.on" : "voice.off")}`;
+  voiceButton.setAttribute("aria-pressed", String(voiceOn()));
+}
+voiceButton.addEventListener("click", () => {
+  localStorage.setItem("alea.voice", voiceOn() ? "off" : "on");
+  showVoice();
+});
+document.addEventListener("alea:lang", showVoice);
+showVoice();
+
+function chime() {
+  try {
+    const audio = new (window.AudioContext || window.webkitAudioContext)();
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 880;
+    gain.gain.setValueAtTime(0.2, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.4);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.4);
+  } catch (e) { /* no audio here: the words still come */ }
+}
+
+function say(text) {
+  if (!voiceOn() || !window.speechSynthesis) return;
+  chime();
+  const words = new SpeechSynthesisUtterance(text);
+  words.lang = LANG === "de" ? "de-DE" : "en-GB";
+  window.speechSynthesis.speak(words);
+}
+
+function announce(g) {
+  const now = { flag: g.flag ? `${g.flag.rule}:${g.log.length ? g.log[g.log.length - 1].id : ""}` : null,
+    round: g.last_round ? g.last_round.number : 0 };
+  if (heard !== null) {
+    if (now.flag && now.flag !== heard.flag) say(`${t("voice.flag")} ${t(`rule.${g.flag.rule}`)}`);
+    if (now.round > heard.round) say(t("voice.round").replace("{n}", String(now.round)));
+  }
+  heard = now;
+}
