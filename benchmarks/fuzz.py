@@ -29,8 +29,6 @@ from tests import fuzzing  # noqa: E402
 
 
 def fuzz_web(n: int, workspace: fuzzing.Workspace, tally: fuzzing.Tally, seed: int) -> None:
-    from webui import create_app
-
     @settings(
         max_examples=n,
         deadline=None,
@@ -40,14 +38,7 @@ def fuzz_web(n: int, workspace: fuzzing.Workspace, tally: fuzzing.Tally, seed: i
     )
     @given(st.lists(fuzzing.requests(workspace.photos()), min_size=1, max_size=5))
     def run(requests):
-        with tempfile.TemporaryDirectory() as data:
-            app = create_app({"DATA_DIR": data, "GAME_PIN": fuzzing.PIN})
-            client = app.test_client()
-            fuzzing.started_game(client)
-            for req in requests:
-                fuzzing.send(tally, client, req)
-            fuzzing.restart_check(tally, app, Path(data))
-            app.extensions["alea.hub"].session.store.close()
+        fuzzing.web_example(tally, requests)
 
     random.seed(seed)
     run()

@@ -20,6 +20,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from scanner.cli import main
+from tests.test_final_cli import CONTRACT_EXAMPLE
 
 PIN = "135790"
 HEADERS = {"X-Alea-Pin": PIN}
@@ -32,20 +33,11 @@ STATE = {
     "supply": {"grey": 6, "blue": 5, "green": 7},
 }
 PROVINCE = {"color": "red", "value": 3}
+# The contract's example, and a second player, with the player count that checks card IV.
 INVENTORY = {
     "player_count": 3,
     "players": [
-        {
-            "player": "grey",
-            "provinces": [PROVINCE, {"color": "joker", "value": 0}],
-            "patricians": [
-                {"color": "red", "sex": "f", "value": 3},
-                {"color": "red", "sex": "m", "value": 1},
-            ],
-            "senate": ["I", "XI", {"card": "XII", "colors": ["red", "green"]}, "XIII"],
-            "fortuna": [3, 2, 1],
-            "repete": 5,
-        },
+        *CONTRACT_EXAMPLE["players"],
         {"player": "blue", "provinces": [{"color": "green", "value": 2}], "repete": 1},
     ],
 }
@@ -492,3 +484,20 @@ def restart_check(tally: Tally, app, data_dir: Path) -> None:
         tally.fail(f"restart differs: {again.warning!r}")
     if again.session is not None:
         again.session.store.close()
+
+
+def web_example(tally: Tally, requests_made: list[Request]) -> None:
+    """One example: a fresh data folder with a game a few moves in, the requests, then the
+    folder reopened and compared with what the server showed."""
+    import tempfile
+
+    from webui import create_app
+
+    with tempfile.TemporaryDirectory() as data:
+        app = create_app({"DATA_DIR": data, "GAME_PIN": PIN})
+        client = app.test_client()
+        started_game(client)
+        for req in requests_made:
+            send(tally, client, req)
+        restart_check(tally, app, Path(data))
+        app.extensions["alea.hub"].session.store.close()

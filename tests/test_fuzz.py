@@ -2,15 +2,11 @@
 the same checks longer and prints its figures. Each example must keep the contract: no
 traceback, no 5xx, the error object for bad input, a data folder that opens as it was."""
 
-import tempfile
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests import fuzzing
-from webui import create_app
 
 SETTINGS = settings(
     max_examples=120,
@@ -30,14 +26,7 @@ def test_every_route_answers_by_the_contract(workspace):
     @given(st.lists(fuzzing.requests(workspace.photos()), min_size=1, max_size=5))
     def run(requests):
         tally = fuzzing.Tally()
-        with tempfile.TemporaryDirectory() as data:
-            app = create_app({"DATA_DIR": data, "GAME_PIN": fuzzing.PIN})
-            client = app.test_client()
-            fuzzing.started_game(client)
-            for req in requests:
-                fuzzing.send(tally, client, req)
-            fuzzing.restart_check(tally, app, Path(data))
-            app.extensions["alea.hub"].session.store.close()
+        fuzzing.web_example(tally, requests)
         assert tally.broken == []
 
     run()
