@@ -197,6 +197,15 @@ def test_identical_castrum_sets_warn():
     assert any("two sets of 1×4" in w for w in r.warnings)
 
 
+def test_a_castrum_that_is_not_valid_reads_the_same_whatever_the_detectors_order():
+    # Two equal sets (not valid): which one is left out must not hang on the order the
+    # detector listed the dice in, or two reads of one still board would disagree.
+    dice = [die(300, 80, "grey", 4), die(340, 80, "blue", 4), die(320, 120, "green", 6)]
+    first, reversed_ = read(dice).state.to_json(), read(dice[::-1]).state.to_json()
+    assert first == reversed_
+    assert len(first["castrum"]) == 2
+
+
 def test_templum_per_player_and_absent_with_three():
     r = read([die(80, 80, "blue", 5), die(100, 120, "green", 3), die(120, 120, "green", 6)])
     assert r.state.to_json()["templum"] == {"blue": [5], "green": [3, 6]}

@@ -398,11 +398,14 @@ def _clusters(points: list[tuple[float, float]], reach: float) -> int:
 
 
 def _castrum(dice: list[PlacedDie]) -> list[dict]:
-    """A player's Castrum dice of one value are one set, wherever they lie in the building."""
+    """A player's Castrum dice of one value are one set, wherever they lie in the building.
+    Sets in the contract's order (more dice, then higher value), equal sets by colour: never by
+    the order the detector listed the dice in, which changes from one read to the next, and
+    would change which set `_closest_valid` leaves out of a Castrum that is not valid."""
     counts = Counter((d.color, d.value) for d in dice)
     return [
         {"player": p, "value": v, "count": min(n, DICE_PER_PLAYER)}
-        for (p, v), n in sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0][1]))
+        for (p, v), n in sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0][1], kv[0][0]))
     ]
 
 
