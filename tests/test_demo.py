@@ -17,7 +17,7 @@ from scanner.synth.demo import DemoFeed, demo_script
 from scanner.vision.calibrate import calibrate
 from scanner.vision.camera import Frame
 from scanner.vision.live import LiveBoard
-from tests.test_table import oracle
+from tests.test_table import Oracle
 
 
 def matches(ruling: dict, expect: dict) -> bool:
@@ -61,8 +61,7 @@ def test_rendered_demo_round_is_replayed_through_the_live_loop():
     cal = calibrate(feed.frame(0), feed.layout)
     current = {"scene": 0}
 
-    def detect(board_image):
-        return oracle(feed.table(current["scene"]), cal)
+    detect = Oracle(lambda: feed.table(current["scene"]), cal)
 
     def frames():
         n = 0

@@ -30,6 +30,26 @@ def oracle(frame, cal):
     ]
 
 
+class Oracle:
+    """The perfect detector as the live loop gets it: called with a board, and with `within`
+    for the parts of one (`scanner.vision.reread`), like the real one. `frame` gives the table
+    frame shown now (the scene changes under a demo feed)."""
+
+    def __init__(self, frame, cal) -> None:
+        self.frame, self.cal = frame, cal
+
+    def __call__(self, board_image):
+        return oracle(self.frame(), self.cal)
+
+    def within(self, board_image, regions, others=()):
+        def inside(b):
+            return any(
+                x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for x0, y0, x1, y1 in regions
+            )
+
+        return [d for d in self(board_image) if inside(d["bbox"])]
+
+
 def seen_as(st) -> dict:
     """What a camera can know of a state: not the supply, nor the order Castrum sets were laid
     in (scoring ranks them by size anyway); Forum order and Latrina counts it does see."""

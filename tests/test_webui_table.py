@@ -8,7 +8,7 @@ from scanner.synth.table import render_table
 from scanner.vision.calibrate import calibrate
 from scanner.vision.layout import default_layout
 from tests.helpers import state
-from tests.test_table import oracle
+from tests.test_table import Oracle, oracle
 from webui import create_app
 from webui.table import TableLoop, overlay
 
@@ -91,7 +91,7 @@ def demo_feed_and_oracle():
 
     feed = DemoFeed(seed=7, players=2, rounds=1, hold=8, hand_hold=2)
     cal = calibrate(feed.frame(0), feed.layout)
-    return feed, lambda board: oracle(feed.table(feed.scene_index), cal)
+    return feed, Oracle(lambda: feed.table(feed.scene_index), cal)
 
 
 def wait_for(predicate, timeout=240.0):

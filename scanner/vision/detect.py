@@ -18,6 +18,7 @@ sets (benchmarks/tune_face.py --imgsz) and 640 is ~25 ms faster a frame, so 640 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -187,6 +188,12 @@ class DiceDetector:
 
     def forward(self, img: np.ndarray) -> tuple[np.ndarray, float, int, int]:
         """Raw head output for one BGR image, with the letterbox parameters."""
+        blob, scale, px, py = self.blob(img)
+        return self.session.run(None, {self.input_name: blob})[0], scale, px, py
+
+    def blob(self, img: np.ndarray) -> tuple[np.ndarray, float, int, int]:
+        """The network's input for one BGR image (letterboxed, RGB, NCHW, 0..1), with the
+        letterbox parameters; also what int8 calibration feeds (scanner.quantize)."""
         if self.fixed:
             boxed, scale, px, py = letterbox(img, self.imgsz)
             h, w = boxed.shape[:2]
@@ -202,8 +209,7 @@ class DiceDetector:
         else:
             boxed, scale, px, py = letterbox(img, self.imgsz)
         blob = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None]
-        blob = np.ascontiguousarray(blob, dtype=np.float32) / 255.0
-        return self.session.run(None, {self.input_name: blob})[0], scale, px, py
+        return np.ascontiguousarray(blob, dtype=np.float32) / 255.0, scale, px, py
 
     def candidates(self, img: np.ndarray, conf: float | None = None):
         """The detector's own boxes (xyxy, the image's pixels), values and scores at `conf`."""
@@ -238,13 +244,40 @@ class DiceDetector:
         boxes, values, scores = self.candidates(img)
         return Dice(boxes, values, scores, [None] * len(values)) if len(values) else Dice.empty()
 
-    def _read(self, img: np.ndarray) -> Dice:
+    __call__ = detect  # a DiceDetector is the pipeline's `Detect` (scanner.vision.scan)
+
+    def within(
+        self,
+        img: np.ndarray,
+        regions: Sequence[tuple[int, int, int, int]],
+        others: Sequence[tuple[float, float, float, float]] = (),
+    ) -> Dice:
+        """The dice found inside `regions` (x0 y0 x1 y1, `img`'s pixels) of `img`, boxes in
+        `img`'s pixels: the detector runs on each region alone, the face reader reads in the
+        light of the whole image, with `others` (the boxes of the dice elsewhere on it) counted
+        for that light as a full read would count them (`FaceReader.read`)."""
+        img = to_bgr8(img)
+        conf = min(PROPOSE_CONF, self.conf) if self.reader is not None else None
+        found = []
+        for x0, y0, x1, y1 in regions:
+            part = self.candidates(img[y0:y1, x0:x1], conf)
+            found.append((part[0] + np.array([x0, y0, x0, y0]), *part[1:]))
+        boxes = np.concatenate([f[0] for f in found]).reshape(-1, 4)
+        if self.reader is None:
+            values, scores = (np.concatenate([f[k] for f in found]) for k in (1, 2))
+            return (
+                Dice(boxes, values, scores, [None] * len(values)) if len(values) else Dice.empty()
+            )
+        return self._read(img, boxes, np.asarray(others, np.float64).reshape(-1, 4))
+
+    def _read(self, img: np.ndarray, boxes: np.ndarray | None = None, others=None) -> Dice:
         from scanner.vision.face import color_names
 
-        boxes, _, _ = self.candidates(img, min(PROPOSE_CONF, self.conf))
+        if boxes is None:
+            boxes, _, _ = self.candidates(img, min(PROPOSE_CONF, self.conf))
         if not len(boxes):
             return Dice.empty()
-        p_die, p_value, p_color = self.reader.read(img, boxes)
+        p_die, p_value, p_color = self.reader.read(img, boxes, others)
         keep = p_die >= self.conf
         if not keep.any():
             return Dice.empty()

@@ -204,17 +204,20 @@ class FaceReader:
         """The shipped reader, or None when there is none (the detector then reads alone)."""
         return cls(path, threads, turns) if Path(path).is_file() else None
 
-    def read(self, img: np.ndarray, boxes: np.ndarray):
+    def read(self, img: np.ndarray, boxes: np.ndarray, others: np.ndarray | None = None):
         """(P(die) (N,), value probabilities (N, 6), colour probabilities (N, 6)).
 
         `boxes` should be every box the detector proposed in `img`, as in training: the light
-        is read off all of them (`scene_light`).
+        is read off all of them (`scene_light`). When only some are to be read (a board read
+        again where it changed), `others` are the rest of the board's dice: they count for
+        the light and are not read.
         """
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
         if not len(boxes):
             return np.zeros(0), np.zeros((0, 6)), np.zeros((0, len(COLOR_CLASSES)))
         crops = face_crops(img, boxes, self.size)
-        light = scene_light(img, crops)
+        rest = np.asarray(others if others is not None else [], np.float64).reshape(-1, 4)
+        light = scene_light(img, np.concatenate([crops, face_crops(img, rest, self.size)]))
         blob = to_blob(crops)
         # `turns` > 1 also reads the crop turned by quarter turns (exact, no resampling) and
         # averages: a die reads the same any way up, the network's small mistakes do not.

@@ -1,7 +1,8 @@
 """The live loop: camera frames in, settled board readings out.
 
 Per frame: keep the board located (`Calibrator`, which survives hands over the markers), rectify,
-check the table is settled (`Settler`) and only then run the detector and read the board. What
+check the table is settled (`Settler`) and only then run the detector and read the board, the
+detector only where the board differs from the last settled one (`Rereader`). What
 `alea serve` and `alea watch` show is `LiveBoard.process(frame)`'s `Status`.
 """
 
@@ -16,6 +17,7 @@ from scanner.vision.board import BoardReading
 from scanner.vision.calibrate import Calibration, Calibrator, Lens
 from scanner.vision.layout import Layout
 from scanner.vision.palette import Palette
+from scanner.vision.reread import Rereader
 from scanner.vision.scan import Detect, read_board_image, with_image_bbox
 from scanner.vision.stability import Settler, reading_key
 
@@ -45,11 +47,13 @@ class LiveBoard:
     ) -> None:
         self.layout = layout
         self.detect = detect
+        self.rereader = Rereader(detect, layout.px_per_mm)
         self.players = players
         self.calibrator = Calibrator(layout, lens, initial)
         self.settler = settler or Settler(layout.px_per_mm)
         self.settled: BoardReading | None = None
         self.palette = palette  # the dice colours learnt at this table, when taken
+        self._palette: Palette | None = palette
 
     def process(self, frame: np.ndarray) -> Status:
         cal = self.calibrator.update(frame)
@@ -58,11 +62,18 @@ class LiveBoard:
         board = cal.rectify(frame)
 
         def read() -> BoardReading:
-            reading = read_board_image(board, cal, self.detect, self.players, self.palette)
+            reading = read_board_image(board, cal, self.rereader, self.players, self.palette)
             reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
             return reading
 
+        if self.palette is not self._palette:
+            # The colours are named anew: the settled dice's colours no longer hold. (A camera
+            # that moved needs nothing here: the whole board differs, so it is read whole.)
+            self.rereader.forget()
+            self._palette = self.palette
         winner = self.settler.update(board, read)
+        if winner is not None:
+            self.rereader.settle(board, [d.detection for d in winner.dice])
         changed = winner is not None and (
             self.settled is None or reading_key(self.settled) != reading_key(winner)
         )

@@ -13,7 +13,8 @@ from scanner.errors import InputError
 
 
 def load_detector(model: str | None, imgsz: int = 0):
-    """The real detector's `detect` function for the rectified board; InputError
+    """The real detector for the rectified board, a `Detect` (called with an image; its
+    `within` reads parts of one, `scanner.vision.reread`); InputError
     `model.missing` when there is none. `imgsz=0` runs the network at the board's own scale,
     the scale it was trained at (`benchmarks/eval_table.py` shows what shrinking costs).
     The shipped model (`model` None) is opened once per process and shared: a server's camera
@@ -49,4 +50,4 @@ def _open(model: str | None, imgsz: int):
         raise InputError(
             "model.unloadable", f"cannot load the detector model: {exc}", "$.model"
         ) from None
-    return detector.detect
+    return detector
