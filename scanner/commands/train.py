@@ -1,10 +1,12 @@
 """`alea train`: render data, train the detector and export ONNX, then the face reader.
 
-Needs the `train` extra (torch, ultralytics). Two stages, `--stage detector`, `--stage face` or
-both (the default): the face reader learns from the boxes the detector at `--out` proposes, so it
-comes second. Every step is skipped when its output exists, so re-running the same command after
-an interruption resumes: datasets are not re-rendered, ultralytics resumes from
-runs/detect/NAME/weights/last.pt (with --resume) and the reader from runs/face/NAME/last.pt.
+Needs the `train` extra (torch, ultralytics). Stages `--stage detector`, `--stage int8` (the
+detector at `--out` quantized to 8-bit integers, scanner.quantize; onnxruntime only),
+`--stage face`, or all three in that order (the default): the face reader learns from the boxes
+the detector at `--out` proposes, so it comes last. Every step is skipped when its output
+exists, so re-running the same command after an interruption resumes: datasets are not
+re-rendered, ultralytics resumes from runs/detect/NAME/weights/last.pt (with --resume) and the
+reader from runs/face/NAME/last.pt.
 """
 
 from __future__ import annotations
@@ -36,9 +38,14 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--real-per-photo", type=int, default=6)
     p.add_argument(
         "--stage",
-        choices=("all", "detector", "face"),
+        choices=("all", "detector", "int8", "face"),
         default="all",
-        help="train the detector, the face reader, or both (default)",
+        help="train the detector, quantize it, train the face reader, or all (default)",
+    )
+    p.add_argument(
+        "--int8-out",
+        default=str(REPO / "models" / "dice.int8.onnx"),
+        help="where --stage int8 writes the quantized detector",
     )
     p.add_argument(
         "--model",
@@ -108,12 +115,13 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("train.bad-option", f"{option} must be {low} or more", f"$.{name}")
     if not args.lr0 > 0:
         raise InputError("train.bad-option", "--lr0 must be above 0", "$.lr0")
-    try:
-        import ultralytics  # noqa: F401
-    except ImportError:
-        raise InputError(
-            "train.missing-extra", "training needs the train extra: pip install 'alea[train]'"
-        ) from None
+    if args.stage != "int8":
+        try:
+            import ultralytics  # noqa: F401
+        except ImportError:
+            raise InputError(
+                "train.missing-extra", "training needs the train extra: pip install 'alea[train]'"
+            ) from None
     real = Path(args.real_dir) if args.real_dir else None
     result = {}
     if args.stage in ("all", "detector"):
@@ -141,6 +149,16 @@ def run(args: argparse.Namespace) -> int:
             lr0=args.lr0,
         )
         result.update(weights=str(best), onnx=str(export_onnx(best, Path(args.out))))
+    if args.stage in ("all", "int8"):
+        from scanner.quantize import calibration_images, float_nodes, quantize_detector
+        from scanner.vision.detect import DiceDetector
+
+        if not Path(args.out).is_file():
+            raise InputError("model.not-found", f"no detector at {args.out} to quantize", "$.out")
+        detector = DiceDetector(args.out, reader=False, colors=False)
+        blobs = calibration_images(detector, real_dir=real)
+        int8 = quantize_detector(args.out, Path(args.int8_out), blobs, float_nodes(args.out))
+        result.update(int8_onnx=str(int8))
     if args.stage in ("all", "face"):
         from scanner import face_train
         from scanner.vision.detect import DiceDetector
