@@ -47,6 +47,18 @@ def test_a_still_board_settles_after_a_few_frames(board):
     assert out[5] == READING and out[-1] == READING
 
 
+def test_the_reason_says_starting_then_still_then_settled(board):
+    rng = np.random.default_rng(4)
+    settler = Settler(PPM)
+    reasons = []
+    for _ in range(5):
+        settler.update(frame(board, rng), READING)
+        reasons.append(settler.reason)
+    assert reasons[0] == "starting"
+    assert reasons[1] == "still for 1 of 2 frames"
+    assert reasons[-1] == "settled" and not any(r.startswith("moving") for r in reasons)
+
+
 def test_a_hand_moving_over_the_board_is_not_settled(board):
     rng = np.random.default_rng(1)
     settler = Settler(PPM)

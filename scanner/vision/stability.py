@@ -70,10 +70,16 @@ class Stillness:
         prev, self._previous = self._previous, now
         if prev is None or prev.shape != now.shape:
             self._still_run = 0
+            self.motion_mm2 = 0.0
             return False
         self.motion_mm2 = changed_area(prev, now, self.level)
         self._still_run = self._still_run + 1 if self.motion_mm2 <= self.max_motion_mm2 else 0
         return self._still_run >= self.frames
+
+    @property
+    def still_run(self) -> int:
+        """Consecutive still frames so far (0 on the first frame: nothing to compare with)."""
+        return self._still_run
 
     @property
     def last(self) -> np.ndarray | None:
@@ -163,7 +169,13 @@ class Settler:
         if not self.stillness.update(board_image):
             self.vote.clear()
             self._big_still = 0
-            self.reason = f"moving ({self.stillness.motion_mm2:.0f} mm² changed)"
+            s = self.stillness
+            if s.motion_mm2 > s.max_motion_mm2:
+                self.reason = f"moving ({s.motion_mm2:.0f} mm² changed)"
+            elif s.still_run == 0:
+                self.reason = "starting"  # the first frame, or the board's size changed
+            else:
+                self.reason = f"still for {s.still_run} of {s.frames} frames"
             return None
         now = self.stillness.last
         if self._baseline is not None and self._baseline.shape == now.shape:
