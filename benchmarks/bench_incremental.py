@@ -31,12 +31,18 @@ def key(dice, feed):
     return reading_key(read_board(dice, feed.layout, players))
 
 
-def bench(pairs: int, model: str | None) -> dict:
+def settled_boards(n: int) -> tuple[DemoFeed, list]:
+    """The demo game's first `n` settled scenes (no hand), rectified as the live loop sees
+    them, and the feed they come from."""
     feed = DemoFeed(players=4)
-    detect = load_detector(model)
-    still = [i for i, s in enumerate(feed.scenes) if not s.hand]
+    still = [i for i, s in enumerate(feed.scenes) if not s.hand][:n]
     cal = calibrate(feed.frame(still[0]), feed.layout)
-    boards = [cal.rectify(feed.frame(i)) for i in still[: pairs + 1]]
+    return feed, [cal.rectify(feed.frame(i)) for i in still]
+
+
+def bench(pairs: int, model: str | None) -> dict:
+    feed, boards = settled_boards(pairs + 1)
+    detect = load_detector(model)
     detect(boards[0])  # warm up
     full_ms, inc_ms, changed, same, modes = [], [], [], 0, {}
     for before, now in zip(boards[:-1], boards[1:], strict=True):

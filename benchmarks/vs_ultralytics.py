@@ -18,22 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def boards(n: int) -> list[np.ndarray]:
-    from scanner.synth.demo import DemoFeed
-    from scanner.vision.calibrate import calibrate
-
-    feed = DemoFeed(players=4)
-    still = [i for i, s in enumerate(feed.scenes) if not s.hand][:n]
-    cal = calibrate(feed.frame(still[0]), feed.layout)
-    return [cal.rectify(feed.frame(i)) for i in still]
+sys.path.insert(0, str(REPO))
+from benchmarks.bench_incremental import settled_boards  # noqa: E402
 
 
 def timed(fn, images, repeat: int) -> list[float]:
@@ -63,7 +56,7 @@ def main() -> int:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    images = boards(args.boards)
+    _, images = settled_boards(args.boards)
     h, w = images[0].shape[:2]
     size = [(h + 31) // 32 * 32, (w + 31) // 32 * 32]
     ours = DiceDetector(imgsz=0, threads=args.threads or None)

@@ -52,8 +52,20 @@ class LiveBoard:
         self.calibrator = Calibrator(layout, lens, initial)
         self.settler = settler or Settler(layout.px_per_mm)
         self.settled: BoardReading | None = None
-        self.palette = palette  # the dice colours learnt at this table, when taken
-        self._palette: Palette | None = palette
+        self._palette = palette
+
+    @property
+    def palette(self) -> Palette | None:
+        """The dice colours learnt at this table, when taken."""
+        return self._palette
+
+    @palette.setter
+    def palette(self, palette: Palette | None) -> None:
+        if palette is not self._palette:
+            # The colours are named anew: the settled dice's colours no longer hold. (A camera
+            # that moved needs nothing here: the whole board differs, so it is read whole.)
+            self.rereader.forget()
+        self._palette = palette
 
     def process(self, frame: np.ndarray) -> Status:
         cal = self.calibrator.update(frame)
@@ -66,11 +78,6 @@ class LiveBoard:
             reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
             return reading
 
-        if self.palette is not self._palette:
-            # The colours are named anew: the settled dice's colours no longer hold. (A camera
-            # that moved needs nothing here: the whole board differs, so it is read whole.)
-            self.rereader.forget()
-            self._palette = self.palette
         winner = self.settler.update(board, read)
         if winner is not None:
             self.rereader.settle(board, [d.detection for d in winner.dice])

@@ -22,20 +22,16 @@ and the tests use it exactly like the detector it wraps.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
 
 from scanner.vision.board import Detection
-from scanner.vision.stability import DIE_AREA_MM2, coarse
+from scanner.vision.scan import Detect
+from scanner.vision.stability import DIE_AREA_MM2, LEVEL, coarse
 
-Detect = Callable[[np.ndarray], Iterable[Any]]
-
-# Grey levels two coarse boards must differ by to count as changed: the stability check's.
-LEVEL = 20
 # Changed spots smaller than this are sensor noise or a speck, not a die (a die is 256 mm²).
 MIN_SPOT_MM2 = DIE_AREA_MM2 / 16
 # A crop reaches this far beyond a changed spot: a die's side and a little, so a die that the
@@ -55,9 +51,7 @@ class Region:
     y1: int
 
     def overlaps(self, other: Region) -> bool:
-        return (
-            self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
-        )
+        return self.touches((other.x0, other.y0, other.x1, other.y1))
 
     def union(self, other: Region) -> Region:
         return Region(
@@ -77,6 +71,7 @@ class Region:
 
 def changed_spots(before: np.ndarray, now: np.ndarray, px_per_mm: float) -> list[Region]:
     """The changed spots between two coarse boards (1 px/mm), in rectified-board pixels."""
+    # Changed by more grey levels than the stability check counts as motion.
     mask = (np.abs(before - now) > LEVEL).astype(np.uint8)
     # Close small gaps (pips, a die's dark edge) so one die is one spot.
     mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))

@@ -29,6 +29,8 @@ import cv2
 import numpy as np
 
 DIE_AREA_MM2 = 16.0 * 16.0
+# Grey levels (of 255) two coarse boards must differ by for a pixel to count as changed.
+LEVEL = 20
 
 
 def coarse(board_image: np.ndarray, px_per_mm: float) -> np.ndarray:
@@ -54,7 +56,7 @@ class Stillness:
         self,
         px_per_mm: float,
         frames: int = 3,
-        level: int = 20,
+        level: int = LEVEL,
         max_motion_mm2: float = DIE_AREA_MM2 / 4,
     ) -> None:
         self.px_per_mm = px_per_mm
