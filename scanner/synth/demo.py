@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -32,6 +32,9 @@ from scanner.synth.table import (
     render_table,
 )
 from scanner.vision.layout import Layout, default_layout
+
+# Pixels of slack around the demo's noise field: each frame's noise is a window into it.
+NOISE_MARGIN = 64
 
 # Illegal placements the demo shows: each lies on the table in an obvious way.
 SHOWN_RULES = (
@@ -151,7 +154,8 @@ def demo_script(
 @dataclass
 class DemoFeed:
     """An endless frame source playing the demo script, with a fixed camera as a mounted
-    webcam would be. Frames are rendered when first needed and kept (a scene is still)."""
+    webcam would be. Frames are rendered when first needed and kept, PNG-compressed (a scene
+    is still; 63 raw scenes would hold a quarter of a gigabyte for the server's lifetime)."""
 
     seed: int = 7
     players: int = 4
@@ -166,16 +170,20 @@ class DemoFeed:
         self.camera: Camera = random_camera(
             self.layout, np.random.default_rng(self.seed), self.size
         )
-        self._cache: dict[int, TableFrame] = {}
+        self._cache: dict[int, tuple[bytes, TableFrame]] = {}  # PNG, truth without its image
+        self._shown: tuple[int, TableFrame] | None = None  # the scene decoded last
+        self._noise: tuple[np.ndarray, np.ndarray] | None = None
         self.loops = 0  # how many times the script restarted
         self.scene_index = 0
         self._start = 0  # the first pass begins here (a resumed demo game), later ones at 0
 
     def table(self, i: int) -> TableFrame:
         """Scene `i` drawn (with its truth: where each die lies)."""
+        if self._shown is not None and self._shown[0] == i:
+            return self._shown[1]
         if i not in self._cache:
             s = self.scenes[i]
-            self._cache[i] = render_table(
+            drawn = render_table(
                 s.state,
                 (self.seed, i),
                 self.layout,
@@ -184,7 +192,13 @@ class DemoFeed:
                 size=self.size,
                 look=self.seed,
             )
-        return self._cache[i]
+            ok, png = cv2.imencode(".png", drawn.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+            assert ok, "PNG encoding of a rendered scene failed"
+            self._cache[i] = (png.tobytes(), replace(drawn, image=np.empty((0, 0, 3), np.uint8)))
+        png, truth = self._cache[i]
+        image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        self._shown = (i, replace(truth, image=image))
+        return self._shown[1]
 
     def frame(self, i: int) -> np.ndarray:
         return self.table(i).image
@@ -221,8 +235,24 @@ class DemoFeed:
         for i, s in list(enumerate(self.scenes))[start:]:
             self.scene_index = i
             for _ in range(self.hand_hold if s.hand else self.hold):
-                noise = rng.normal(0, 2.5, self.size[::-1] + (3,)).astype(np.float32)
-                yield i, np.clip(self.frame(i) + noise, 0, 255).astype(np.uint8)
+                yield i, self._noisy(self.frame(i), rng)
+
+    def _noisy(self, image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """`image` with Gaussian noise (σ 2.5 grey levels): a window at a random offset into
+        one larger noise field drawn once, added and subtracted with saturation. Drawing fresh
+        noise for every frame took most of an idle server's time."""
+        h, w = image.shape[:2]
+        if self._noise is None or self._noise[0].shape[:2] != (h + NOISE_MARGIN, w + NOISE_MARGIN):
+            field_rng = np.random.default_rng(self.seed + 1)
+            noise = field_rng.normal(0, 2.5, (h + NOISE_MARGIN, w + NOISE_MARGIN, 3)).round()
+            self._noise = (
+                np.clip(noise, 0, 255).astype(np.uint8),
+                np.clip(-noise, 0, 255).astype(np.uint8),
+            )
+        up, down = self._noise
+        y, x = rng.integers(0, NOISE_MARGIN, 2)
+        window = np.s_[y : y + h, x : x + w]
+        return cv2.subtract(cv2.add(image, up[window]), down[window])
 
 
 def write_demo(
