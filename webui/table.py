@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from scanner.errors import InputError
+from scanner.vision.runtime import give_back_memory
 
 PLAYER_BGR = {
     "grey": (150, 150, 150),
@@ -28,6 +29,7 @@ PLAYER_BGR = {
     None: (255, 255, 255),
 }
 ZONE_BGR = (0, 140, 255)
+TRIM_EVERY_S = 2.0
 
 
 def overlay(frame: np.ndarray, status, calibration) -> np.ndarray:
@@ -136,6 +138,7 @@ class TableLoop(threading.Thread):
 
         live = LiveBoard(self.layout, self.detect, self.players())
         seen_restarts = self.restarts() if self.restarts else 0
+        trimmed = time.monotonic()
         try:
             for frame in self.frames():
                 if self.stop.is_set():
@@ -182,6 +185,9 @@ class TableLoop(threading.Thread):
                     }
                 with self.new_frame:
                     self.new_frame.notify_all()
+                if time.monotonic() - trimmed > TRIM_EVERY_S:
+                    give_back_memory()  # the server runs for hours: keep its memory flat
+                    trimmed = time.monotonic()
                 pause = 1.0 / self.fps - (time.perf_counter() - started)
                 if pause > 0:
                     self.stop.wait(pause)
