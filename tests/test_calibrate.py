@@ -275,3 +275,44 @@ def test_calibrator_drops_a_fit_made_for_another_resolution():
     assert live.update(cv2.resize(hidden.image, (640, 360))) is None
     refit = live.update(half)
     assert refit is not None and refit.image_size == (640, 360)
+
+
+class CountingDetector:
+    """An ArUco detector that counts its searches."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.searches = inner, 0
+
+    def detectMarkers(self, gray):  # noqa: N802 (OpenCV's name)
+        self.searches += 1
+        return self.inner.detectMarkers(gray)
+
+
+def noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The same view with a new frame's sensor noise."""
+    return np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_still_camera_is_not_searched_for_markers_every_frame():
+    rng = np.random.default_rng(43)
+    scene = render_scene(LAY, rng)
+    live = Calibrator(LAY)
+    live._detector = counting = CountingDetector(live._detector)
+    fitted = live.update(scene.image)
+    # The same view with new sensor noise: the fit stands, no search.
+    for _ in range(3):
+        assert live.update(noisy(scene.image, rng)) is fitted
+    assert counting.searches == 1
+    # A hand over one marker changes its pixels: searched again (and the fit with 8 kept).
+    covered = scene.image.copy()
+    x0, y0 = find_markers(scene.image, LAY)[3].min(axis=0).astype(int)
+    covered[y0 : y0 + 25, x0 : x0 + 25] = (90, 120, 170)
+    assert live.update(covered) is fitted and counting.searches == 2
+    # The camera nudged by a third of a pixel: searched, and the new fit used.
+    shifted = cv2.warpAffine(scene.image, np.float64([[1, 0, 0.33], [0, 1, 0]]), (1280, 720))
+    moved = live.update(shifted)
+    assert counting.searches == 3 and moved is not fitted
+    # However still the view, a search now and then (a marker hidden at the fit comes back).
+    kept = [live.update(noisy(shifted, rng)) for _ in range(live.watch.recheck + 1)]
+    assert counting.searches == 4
+    assert all(k is moved for k in kept[:-1]) and kept[-1] is not moved

@@ -369,13 +369,64 @@ def spread_warning(cal: Calibration) -> str | None:
 
 
 # ------------------------------------------------------------------------------ live loop
+class MarkerWatch:
+    """The pixels around each marker of the last fit, to tell cheaply that none has moved.
+
+    A mounted camera sees the same markers frame after frame; finding them again costs more
+    than the rest of an idle frame. When every watched patch looks as it did (a blurred
+    grey-level difference above `level` on at most `share` of its pixels, which sensor noise
+    stays under and a shift of a fraction of a pixel across a marker's edges does not), the
+    fit stands without a search. A hand over a marker, a nudged sheet or new light changes a
+    patch, and the markers are searched for as before. Every `recheck` frames they are
+    searched for anyway: a marker a hand hid at the last fit is not watched, and comes back
+    into the fit that way."""
+
+    def __init__(
+        self, margin_px: int = 4, level: int = 20, share: float = 0.01, recheck: int = 10
+    ) -> None:
+        self.margin_px, self.level, self.share, self.recheck = margin_px, level, share, recheck
+        self._patches: list[tuple[tuple[slice, slice], np.ndarray]] = []
+        self._size: tuple[int, int] | None = None
+        self._trusted = 0
+
+    @staticmethod
+    def _gray(frame: np.ndarray, where: tuple[slice, slice]) -> np.ndarray:
+        part = frame[where]
+        part = part if part.ndim == 2 else cv2.cvtColor(part, cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(part, (3, 3), 0).astype(np.int16)
+
+    def remember(self, frame: np.ndarray, found: dict[int, np.ndarray]) -> None:
+        h, w = frame.shape[:2]
+        self._size, self._patches, self._trusted = (w, h), [], 0
+        for corners in found.values():
+            x0, y0 = np.floor(corners.min(axis=0)).astype(int) - self.margin_px
+            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + self.margin_px
+            where = (slice(max(0, y0), min(h, y1)), slice(max(0, x0), min(w, x1)))
+            self._patches.append((where, self._gray(frame, where)))
+
+    def unchanged(self, frame: np.ndarray) -> bool:
+        h, w = frame.shape[:2]
+        if not self._patches or self._size != (w, h) or self._trusted >= self.recheck:
+            return False
+        for where, before in self._patches:
+            moved = np.abs(self._gray(frame, where) - before) > self.level
+            if np.count_nonzero(moved) > self.share * moved.size:
+                return False
+        self._trusted += 1
+        return True
+
+    def forget(self) -> None:
+        self._patches = []
+
+
 class Calibrator:
     """Keeps a good calibration through a game.
 
-    Each frame it tries to refit. A new fit replaces the current one when it uses at least as
-    many markers, or when the current one no longer explains the corners in view (the camera or
-    the sheet moved). When a hand covers markers so that no fit is possible, the last good one
-    stays in use; `reason` says why the latest frame was not used.
+    Each frame it tries to refit, unless the markers' pixels are unchanged since the last fit
+    (`MarkerWatch`). A new fit replaces the current one when it uses at least as many markers,
+    or when the current one no longer explains the corners in view (the camera or the sheet
+    moved). When a hand covers markers so that no fit is possible, the last good one stays in
+    use; `reason` says why the latest frame was not used.
     """
 
     def __init__(
@@ -393,17 +444,21 @@ class Calibrator:
         self.max_error_mm = max_error_mm
         self.reason: str | None = None
         self._detector = marker_detector(layout)
+        self.watch = MarkerWatch()
 
     def update(self, frame: np.ndarray) -> Calibration | None:
         """Feed one frame; returns the calibration to use for it (None until the first fit)."""
         height, width = frame.shape[:2]
         if self.current is not None and self.current.image_size != (width, height):
             self.current = None  # a fit for another resolution says nothing about this frame
+        if self.current is not None and self.reason is None and self.watch.unchanged(frame):
+            return self.current
         found = find_markers(frame, self.layout, self._detector)
         try:
             new = fit(found, self.layout, (width, height), self.lens, self.max_error_mm)
         except BoardNotFound as exc:
             self.reason = str(exc)
+            self.watch.forget()
             if self.current is not None and self._moved(found):
                 # What is visible disagrees with the kept fit: better no board than a wrong one.
                 self.current = None
@@ -413,6 +468,12 @@ class Calibrator:
         cur = self.current
         if cur is None or len(new.markers) >= len(cur.markers) or self._moved(found):
             self.current = new
+        # Watched only when the fit in use saw every marker now in view: a fit kept for having
+        # more markers must not stop the search while fewer are visible.
+        if self.current is new:
+            self.watch.remember(frame, found)
+        else:
+            self.watch.forget()
         return self.current
 
     def _moved(self, found: dict[int, np.ndarray]) -> bool:
