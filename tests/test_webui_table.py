@@ -10,7 +10,7 @@ from scanner.vision.layout import default_layout
 from tests.helpers import state
 from tests.test_table import Oracle, oracle
 from webui import create_app
-from webui.table import TableLoop, overlay
+from webui.table import FLAG_BGR, TableLoop, offending, overlay
 
 
 def still_table():
@@ -64,6 +64,28 @@ def test_overlay_draws_zones_and_dice():
     drawn = overlay(frame.image, status, cal)
     assert drawn.shape == frame.image.shape
     assert (drawn != frame.image).mean() > 0.005  # zones, boxes, status bar
+    # grey's 5 flagged in the Senatus: boxed in red around that die, the 4 left as it was.
+    flagged = overlay(
+        frame.image, status, cal, {"player": "grey", "building": "senatus", "dice": [5]}
+    )
+    red = np.all(flagged == FLAG_BGR, axis=2) & ~np.all(drawn == FLAG_BGR, axis=2)
+    by_value = {d.value: d.image_bbox for d in status.settled.dice}
+    assert set(by_value) == {4, 5}
+
+    ys, xs = np.nonzero(red)
+    centre = np.array([xs.mean(), ys.mean()])
+
+    def distance(box):
+        return np.linalg.norm(centre - [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+
+    assert len(xs) > 100 and distance(by_value[5]) < 3 < distance(by_value[4]) / 5
+    assert offending(status.settled.dice, None) == [False, False]
+    assert offending(
+        status.settled.dice, {"player": "blue", "building": "senatus", "dice": [5]}
+    ) == [
+        False,
+        False,
+    ]
 
 
 def test_mjpeg_stream_and_table_status(tmp_path):

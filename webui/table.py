@@ -32,8 +32,28 @@ ZONE_BGR = (0, 140, 255)
 TRIM_EVERY_S = 2.0
 
 
-def overlay(frame: np.ndarray, status, calibration) -> np.ndarray:
-    """The camera image with the zones and every die's colour and value drawn on it."""
+FLAG_BGR = (40, 40, 230)
+
+
+def offending(dice, move: dict | None) -> list[bool]:
+    """Which of the read dice are the flagged placement's: the mover's, in the building named,
+    one die per value the move lists (a player's earlier dice there keep their colour)."""
+    if not move:
+        return [False] * len(dice)
+    left = list(move.get("dice", []))
+    out = []
+    for die in dice:
+        hit = (die.building, die.color) == (move.get("building"), move.get("player"))
+        hit = hit and die.value in left
+        if hit:
+            left.remove(die.value)
+        out.append(hit)
+    return out
+
+
+def overlay(frame: np.ndarray, status, calibration, flagged: dict | None = None) -> np.ndarray:
+    """The camera image with the zones and every die's colour and value drawn on it; the dice
+    of a flagged placement (`flagged`: its move) boxed thick in red, so the table sees which."""
     out = frame.copy()
     if calibration is not None:
         layout = calibration.layout
@@ -41,10 +61,13 @@ def overlay(frame: np.ndarray, status, calibration) -> np.ndarray:
             pts = calibration.board_to_image(zone.polygon.astype(np.float64))
             cv2.polylines(out, [np.round(pts).astype(np.int32)], True, ZONE_BGR, 1, cv2.LINE_AA)
     reading = status.settled if status is not None else None
-    for die in reading.dice if reading is not None else []:
+    dice = reading.dice if reading is not None else []
+    for die, bad in zip(dice, offending(dice, flagged), strict=True):
         box = die.image_bbox or die.detection.bbox
         x0, y0, x1, y1 = (int(round(v)) for v in box)
         color = PLAYER_BGR.get(die.color, (255, 255, 255))
+        if bad:
+            cv2.rectangle(out, (x0 - 4, y0 - 4), (x1 + 4, y1 + 4), FLAG_BGR, 4, cv2.LINE_AA)
         cv2.rectangle(out, (x0, y0), (x1, y1), color, 2, cv2.LINE_AA)
         label = f"{die.value}{'' if die.building else '?'}"
         cv2.putText(
@@ -86,11 +109,13 @@ class TableLoop(threading.Thread):
         fps: float = 5.0,
         on_restart: Callable[[], None] | None = None,
         restarts: Callable[[], int] | None = None,
+        flagged: Callable[[], dict | None] | None = None,
     ) -> None:
         super().__init__(daemon=True, name="alea-table")
         self.frames, self.layout, self.detect = frames, layout, detect
         self.on_settled, self.players, self.fps = on_settled, players, fps
         self.on_restart, self.restarts = on_restart, restarts
+        self.flagged = flagged or (lambda: None)  # the flagged placement's move, if any
         self.lock = threading.Lock()
         self.jpeg: bytes | None = None
         self.frame_no = 0
@@ -163,9 +188,8 @@ class TableLoop(threading.Thread):
                 if status.changed and status.settled is not None and status.settled.seen:
                     self.on_settled(status.settled.seen.to_json(), status.settled.unsure())
                 cal = live.calibrator.current if status.board_found else None
-                ok, jpg = cv2.imencode(
-                    ".jpg", overlay(frame, status, cal), [cv2.IMWRITE_JPEG_QUALITY, 80]
-                )
+                drawn = overlay(frame, status, cal, self.flagged())
+                ok, jpg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 80])
                 settled = status.settled
                 with self.lock:
                     self.frame_no += 1
@@ -243,7 +267,13 @@ def start(
         s = hub.session
         return list(s.game.state.players) if s is not None else None
 
-    loop = TableLoop(frames, layout, detect, on_settled, current_players, fps, on_restart, restarts)
+    def flagged() -> dict | None:
+        s = hub.session
+        return s.flag.get("move") if s is not None and s.flag else None
+
+    loop = TableLoop(
+        frames, layout, detect, on_settled, current_players, fps, on_restart, restarts, flagged
+    )
     loop.palette = load_palette(app)
     app.extensions["alea.table"] = loop
     loop.start()
