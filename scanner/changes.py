@@ -80,6 +80,8 @@ class Ruling:
                     "pushed_out": [{"player": d.player, "value": d.value} for d in v.pushed_out],
                 }
             )
+            if v.params is not None:
+                out["params"] = v.params
         if self.round_result is not None:
             out["round"] = self.round_result.to_json()
         return out
@@ -93,8 +95,10 @@ def _latrina_placement(before: BoardState, player: str, count: int) -> Ruling:
         no = Illegal(
             "latrina.one-die",
             f"{player.capitalize()} can put only one die on the Latrina, not {count}.",
+            player=player,
+            count=count,
         )
-        return Ruling("placement", move, Verdict(False, no.rule, no.reason))
+        return Ruling("placement", move, no.verdict())
     latrina = dict(before.latrina)
     latrina[player] = latrina.get(player, 0) + 1
     supply = dict(before.supply)

@@ -201,14 +201,13 @@ class Referee:
         if ruling.kind == "placement" and ruling.verdict.legal:
             if ruling.move.player != game.current_player:
                 no = Illegal(
-                    "play.turn", f"It is {game.current_player}'s turn, not {ruling.move.player}'s."
+                    "play.turn",
+                    f"It is {game.current_player}'s turn, not {ruling.move.player}'s.",
+                    player=ruling.move.player,
+                    current=game.current_player,
                 )
                 self.flagged = (ruling.move, seen)
-                return self._record(
-                    Ruling(
-                        "placement", ruling.move, Verdict(False, no.rule, no.reason), ruling.notes
-                    )
-                )
+                return self._record(Ruling("placement", ruling.move, no.verdict(), ruling.notes))
             if ruling.move.building == "latrina":  # only the count was seen: a guess too
                 self.guess = (
                     game.snapshot(),

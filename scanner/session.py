@@ -147,6 +147,7 @@ class Session:
         self.tiles = TileRecord(self.seating)
         self.round_results: list[dict] = []
         self.log: list[dict] = []
+        self._per_round: dict[int, int] = {}  # entries so far in each round, for their numbers
         self.flag: dict | None = None  # the latest entry, when it is a flagged placement
         for e in events[1:]:
             self._step(e)
@@ -154,6 +155,10 @@ class Session:
     def _step(self, e: dict) -> None:
         """Apply one effective event of the log (replaying it, or just recorded)."""
         self.flag = None  # only the latest entry's flag can be accepted
+        # Entries are numbered within the round they happened in, so "round 3, entry 12" still
+        # names the same entry when the page shows only the latest ones.
+        in_round = self.game.round_no
+        self._per_round[in_round] = number = self._per_round.get(in_round, 0) + 1
         try:
             outcome = self._apply(e)
         except (InputError, ValueError, KeyError, TypeError) as exc:
@@ -162,7 +167,9 @@ class Session:
             outcome = {"kind": "error", "message": getattr(exc, "message", str(exc))}
         if outcome.get("kind") == "cleared" and "round" in outcome:
             self.round_results.append(outcome["round"])
-        self.log.append({"id": e["id"], "event": e["event"], **outcome})
+        self.log.append(
+            {"id": e["id"], "event": e["event"], "in_round": in_round, "n": number, **outcome}
+        )
 
     @property
     def game(self) -> Game:
@@ -184,6 +191,7 @@ class Session:
                     "legal": False,
                     "rule": "play.turn",
                     "reason": f"It is {self.game.current_player}'s turn, not {move.player}'s.",
+                    "params": {"player": move.player, "current": self.game.current_player},
                     "move": move.to_json(),
                 }
             if "roll" in e:

@@ -191,6 +191,14 @@ def start_game(server, page, players):
     page.once("dialog", lambda dialog: dialog.accept())  # over a game in play, it asks first
     page.get_by_role("button", name="New game").click()
     page.locator(f'#whose-turn[data-player="{players[0]}"]').wait_for()
+    # The new game's first picture, not the last one of the game it replaced: no history yet.
+    page.wait_for_function("document.querySelectorAll('#history li').length === 0")
+
+
+def open_menu(page):
+    """The Game page's menu (PIN, new game, voice) is folded away during a game."""
+    if not page.evaluate("document.getElementById('menu').open"):
+        page.locator("#menu summary").click()
 
 
 def place(page, building, dice):
@@ -432,6 +440,7 @@ def test_taps_that_would_surprise_are_caught(server, page):
     page.locator('#whose-turn[data-player="grey"]').wait_for()
     events = len(page.locator("#history li").all())
     page.once("dialog", lambda dialog: dialog.dismiss())
+    open_menu(page)
     page.get_by_role("button", name="New game").click()
     page.wait_for_timeout(300)
     assert page.locator("#whose-turn").get_attribute("data-player") == "grey"  # kept
@@ -470,6 +479,7 @@ def test_a_flag_and_a_round_are_spoken_in_the_pages_language(server, page):
     assert "The Forum takes one die" in page.locator("#flag .rule-text").inner_text()
     page.locator("#undo-flag").click()
     page.locator("#lang").click()  # German from here on
+    open_menu(page)
     assert "Ansage an" in page.locator("#voice").inner_text()
     place(page, "castrum", [4] * 8)
     page.locator('#whose-turn[data-player="blue"]').wait_for()
@@ -504,6 +514,63 @@ def test_every_rule_has_its_sentence_in_english_and_german(server, page):
             [[*RULE_IDS, "play.turn"], lang],
         )
         assert missing == [], lang
+
+
+def illegal_examples() -> list[dict]:
+    """One flag of every rule the placement rules give, as the referee sends it."""
+    from scanner.rules.placement import Move, check
+    from scanner.rules.state import BoardState
+
+    four = ["grey", "brown", "blue", "green"]
+
+    def case(board, building, dice, roll=None, players=four):
+        state = BoardState.from_json({"players": players, **board}, "$", strict=False)
+        v = check(state, Move("grey", building, tuple(dice)), roll)
+        return {"rule": v.rule, "reason": v.reason, "params": v.params}
+
+    columns = BoardState(players=tuple(four)).forum_columns
+    return [
+        case({}, "forum", []),
+        case({}, "forum", [5], (1, 2, 3)),
+        case({}, "templum", [5], players=four[:3]),
+        case({"templum": {"brown": [6, 6], "grey": [2]}}, "templum", [3]),
+        case({"templum": {"brown": [6]}}, "templum", [1, 2]),
+        case({}, "senatus", [2, 4]),
+        case({"senatus": {"grey": [3, 4]}}, "senatus", [6]),
+        case({"senatus": {"brown": [3, 4, 5]}}, "senatus", [3, 4, 5]),
+        case({}, "castrum", [2, 3]),
+        case({"castrum": [{"player": "brown", "value": 4, "count": 2}]}, "castrum", [4, 4]),
+        case({}, "forum", [2, 4]),
+        case({"forum": [{"player": "brown", "value": 1}] * columns}, "forum", [6]),
+        case({}, "latrina", [3, 3]),
+        case({}, "latrina", [3]),
+    ]
+
+
+def test_a_flags_reason_is_said_in_the_pages_language(server, page):
+    """#21: the server sends each flag's facts; the page says the sentence in English exactly
+    as the server does and in German in German (colours included)."""
+    from scanner.rules.placement import RULE_IDS
+
+    flags = illegal_examples()
+    assert {f["rule"] for f in flags} == set(RULE_IDS)
+    page.goto(f"{server}/game", wait_until="domcontentloaded")
+    english = page.evaluate("(fs) => fs.map((f) => reasonText(f, 'en'))", flags)
+    assert english == [f["reason"] for f in flags]
+    german = page.evaluate("(fs) => fs.map((f) => reasonText(f, 'de'))", flags)
+    for flag, line in zip(flags, german, strict=True):
+        assert line != flag["reason"] and "Grau" in line, (flag["rule"], line)
+        for word in ("place", "cannot", "the ", "dice", "grey"):
+            assert word not in line, (flag["rule"], line)
+    # And on the Game page: a flag entered by hand reads in German there.
+    start_game(server, page, ["grey", "blue"])
+    page.locator("#lang").click()
+    post(
+        server, "/api/game/place", {"move": {"player": "grey", "building": "forum", "dice": [2, 4]}}
+    )
+    reason = page.locator("#flag .reason")
+    reason.wait_for()
+    assert reason.inner_text().startswith("Grau kann eine 2 und eine 4 nicht ins Forum legen")
 
 
 class ReplayedCamera:
@@ -591,3 +658,61 @@ def test_a_flag_is_on_the_page_within_a_second_of_the_dice_settling(tmp_path, pa
         assert rule == feed.scenes[i].expect["rule"]
         rows.append({"scene": i, "rule": rule, "settled_to_flag_s": round(t - camera.at[i], 3)})
     print(json.dumps({"fps": 10, "flags": rows}))
+
+
+def post(url, path, body, pin="1357"):
+    """What another tablet or the camera loop does: one change, through the API."""
+    import urllib.request
+
+    req = urllib.request.Request(
+        f"{url}{path}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", "X-Alea-Pin": pin},
+    )
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.loads(res.read())
+
+
+IN_FIRST_SCREEN = """() => {
+  const v = document.querySelector('#flag .verdict');
+  if (!v) return false;
+  const r = v.getBoundingClientRect();
+  const undo = document.getElementById('undo-flag').getBoundingClientRect();
+  return window.scrollY === 0 && r.top >= 0 && r.height > 0 && undo.bottom <= window.innerHeight;
+}"""
+
+
+@pytest.mark.parametrize(
+    "size",
+    [{"width": 1024, "height": 768}, {"width": 768, "height": 1024}, {"width": 390, "height": 844}],
+)
+def test_a_flag_shows_in_the_first_screen_within_a_second(server, browser, size):
+    """#21: a tablet left at the top of the Game page shows a flag made elsewhere (the camera,
+    another tablet) with its answers, without scrolling, within a second; the phone's bar is
+    one line."""
+    context = browser.new_context(viewport=size, locale="en-US", has_touch=True)
+    page = context.new_page()
+    start_game(server, page, ["grey", "blue"])
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.evaluate("document.querySelector('.bar').offsetHeight") <= 70
+    move = {"player": "grey", "building": "forum", "dice": [2, 4]}
+    post(server, "/api/game/place", {"move": move})
+    page.wait_for_function(IN_FIRST_SCREEN, timeout=1000)
+    accept = page.locator("#accept").bounding_box()
+    undo = page.locator("#undo-flag").bounding_box()
+    assert min(accept["height"], undo["height"]) >= 56  # large, and far apart
+    assert abs(accept["x"] - undo["x"]) + abs(accept["y"] - undo["y"]) >= 120
+    shot(page, f"game-flag-{size['width']}x{size['height']}")
+    context.close()
+
+
+def test_the_game_page_keeps_the_screen_on(server, page):
+    """#21: the tablet lying on the table does not go dark mid-game (Screen Wake Lock)."""
+    page.add_init_script(
+        """window.__locks = [];
+        Object.defineProperty(navigator, "wakeLock", { value: {
+          request: async (kind) => { window.__locks.push(kind); return { release() {} }; } } });"""
+    )
+    page.goto(f"{server}/game", wait_until="domcontentloaded")
+    page.wait_for_function("window.__locks.length === 1")
+    assert page.evaluate("window.__locks") == ["screen"]

@@ -66,6 +66,7 @@ class Verdict:
     reason: str | None = None
     state: BoardState | None = None
     pushed_out: tuple[ForumDie, ...] = ()
+    params: dict | None = None  # the reason's facts, for a translated sentence (`Illegal`)
 
     def to_json(self) -> dict:
         if not self.legal:
@@ -78,11 +79,16 @@ class Verdict:
 
 
 class Illegal(Exception):
-    """Raised inside the building rules; `check` turns it into a Verdict."""
+    """Raised inside the building rules; `check` turns it into a Verdict. `params` are the
+    facts the reason is made of (player, dice, building, counts), so that a page can say the
+    same sentence in its own language (webui/static/i18n.js, `reason.<rule id>`)."""
 
-    def __init__(self, rule: str, reason: str) -> None:
+    def __init__(self, rule: str, reason: str, **params: object) -> None:
         super().__init__(reason)
-        self.rule, self.reason = rule, reason
+        self.rule, self.reason, self.params = rule, reason, params
+
+    def verdict(self) -> Verdict:
+        return Verdict(False, self.rule, self.reason, params=self.params)
 
 
 def dice_text(dice: tuple[int, ...] | list[int]) -> str:
@@ -99,16 +105,22 @@ def check(state: BoardState, move: Move, roll: tuple[int, ...] | None = None) ->
     roll = move.dice if roll is None else tuple(roll)
     try:
         if not move.dice:
-            raise Illegal("move.empty", f"{move.player.capitalize()} placed no dice.")
+            raise Illegal(
+                "move.empty", f"{move.player.capitalize()} placed no dice.", player=move.player
+            )
         if not in_roll(move.dice, roll):
             raise Illegal(
                 "move.not-in-roll",
                 f"{move.player.capitalize()} cannot place {dice_text(move.dice)} in the "
                 f"{move.building.capitalize()}: the roll was {', '.join(map(str, sorted(roll)))}.",
+                player=move.player,
+                dice=list(move.dice),
+                building=move.building,
+                roll=sorted(roll),
             )
         changes, pushed = PLACE[move.building](state, move.player, move.dice, roll)
     except Illegal as no:
-        return Verdict(False, no.rule, no.reason)
+        return no.verdict()
     supply = dict(state.supply)
     if move.player in supply:
         left = supply.pop(move.player) - len(move.dice)
@@ -142,6 +154,9 @@ def place_templum(state: BoardState, player: str, dice: tuple, roll: tuple):
             "templum.absent",
             f"There is no Templum with {len(state.players)} players, so {who} "
             f"cannot place {dice_text(dice)} there.",
+            player=player,
+            dice=list(dice),
+            players=len(state.players),
         )
     own = state.templum.get(player, ())
     top = max(state.templum.items(), key=lambda kv: len(kv[1]), default=(None, ()))
@@ -154,12 +169,22 @@ def place_templum(state: BoardState, player: str, dice: tuple, roll: tuple):
             f"{who}'s {dice_text(dice)} in the Templum {'makes' if len(dice) == 1 else 'make'} "
             f"{len(total)} {'die' if len(total) == 1 else 'dice'}"
             f"{already}; the Templum now needs exactly {need}.",
+            player=player,
+            dice=list(dice),
+            total=len(total),
+            had=len(own),
+            need=need,
         )
     if sum(total) <= sum(top[1]):
         raise Illegal(
             "templum.sum",
             f"{who}'s {len(total)} dice in the Templum sum to {sum(total)}, "
             f"not more than {top[0]}'s {sum(top[1])}.",
+            player=player,
+            count=len(total),
+            sum=sum(total),
+            other=top[0],
+            other_sum=sum(top[1]),
         )
     templum = dict(state.templum)
     templum[player] = tuple(sorted(total))
@@ -184,6 +209,8 @@ def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
             "senatus.not-a-run",
             f"{who}'s {dice_text(dice)} in the Senatus are not a run of "
             "consecutive different values.",
+            player=player,
+            dice=list(dice),
         )
     run = tuple(sorted(own + dice))
     if own and (len(set(dice)) != len(dice) or not is_run(run)):
@@ -191,12 +218,18 @@ def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
             "senatus.not-extending",
             f"{who} already has {'-'.join(map(str, own))} in the Senatus and "
             f"{dice_text(dice)} {'does' if len(dice) == 1 else 'do'} not extend it to one run.",
+            player=player,
+            run=list(own),
+            dice=list(dice),
         )
     for other, theirs in state.senatus.items():
         if other != player and theirs == run:
             raise Illegal(
                 "senatus.identical",
                 f"{who}'s run {'-'.join(map(str, run))} in the Senatus would equal {other}'s run.",
+                player=player,
+                run=list(run),
+                other=other,
             )
     senatus = dict(state.senatus)
     senatus[player] = run
@@ -210,7 +243,10 @@ def place_castrum(state: BoardState, player: str, dice: tuple, roll: tuple):
     who = player.capitalize()
     if len(set(dice)) != 1:
         raise Illegal(
-            "castrum.mixed", f"{who}'s {dice_text(dice)} in the Castrum are not all the same value."
+            "castrum.mixed",
+            f"{who}'s {dice_text(dice)} in the Castrum are not all the same value.",
+            player=player,
+            dice=list(dice),
         )
     value = dice[0]
     sets = list(state.castrum)
@@ -221,6 +257,10 @@ def place_castrum(state: BoardState, player: str, dice: tuple, roll: tuple):
             raise Illegal(
                 "castrum.identical",
                 f"{who}'s set of {count}×{value} in the Castrum would equal {s.player}'s set.",
+                player=player,
+                count=count,
+                value=value,
+                other=s.player,
             )
     new = CastrumSet(player, value, count)
     if mine is None:
@@ -260,6 +300,8 @@ def place_forum(state: BoardState, player: str, dice: tuple, roll: tuple):
             "forum.shape",
             f"{who} cannot place {dice_text(dice)} in the Forum: only one die or "
             "two dice summing to 5.",
+            player=player,
+            dice=list(dice),
         )
     new = [ForumDie(player, v) for v in dice]
     new_ids = {id(d) for d in new}
@@ -272,6 +314,9 @@ def place_forum(state: BoardState, player: str, dice: tuple, roll: tuple):
             "forum.no-column",
             f"{who}'s {dice_text(lost)} would not land on a column of the Forum "
             f"({columns} columns, all taken by lower dice).",
+            player=player,
+            dice=lost,
+            columns=columns,
         )
     latrina = dict(state.latrina)
     for d in pushed:
@@ -285,7 +330,10 @@ def place_latrina(state: BoardState, player: str, dice: tuple, roll: tuple):
     who = player.capitalize()
     if len(dice) != 1:
         raise Illegal(
-            "latrina.one-die", f"{who} can put only one die on the Latrina, not {len(dice)}."
+            "latrina.one-die",
+            f"{who} can put only one die on the Latrina, not {len(dice)}.",
+            player=player,
+            count=len(dice),
         )
     from scanner.rules.moves import legal_moves  # moves builds on this module
 
@@ -296,6 +344,10 @@ def place_latrina(state: BoardState, player: str, dice: tuple, roll: tuple):
             f"{who} cannot put {dice_text(dice)} on the Latrina: "
             f"{dice_text(elsewhere.dice)} can go in the "
             f"{elsewhere.building.capitalize()}.",
+            player=player,
+            dice=list(dice),
+            other_dice=list(elsewhere.dice),
+            building=elsewhere.building,
         )
     latrina = dict(state.latrina)
     latrina[player] = latrina.get(player, 0) + 1

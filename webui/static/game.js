@@ -12,6 +12,16 @@ pinBox.addEventListener("change", () => localStorage.setItem("alea.pin", pinBox.
 // One change at a time: a second tap while the first is on its way (a double tap on Undo) is
 // not a second change.
 let sending = false;
+let menuTouched = false;  // once a player opened or closed the menu, it stays as they left it
+document.getElementById("menu").addEventListener("click", (e) => {
+  if (e.target.tagName === "SUMMARY") menuTouched = true;
+});
+// The turn bar sticks under the site's bar, whatever height that has on this screen.
+function barHeight() {
+  document.documentElement.style.setProperty("--bar-h", `${document.querySelector(".bar").offsetHeight}px`);
+}
+window.addEventListener("resize", barHeight);
+barHeight();
 
 function showError(text) {
   const err = document.getElementById("error");
@@ -101,24 +111,29 @@ function show(s) {
   warning.hidden = !s.warning;
   warning.textContent = s.warning || "";
   document.getElementById("no-game").hidden = !!g;
+  // The menu stays out of the way during a game; without one (or without a PIN) it is open.
+  if (!menuTouched) document.getElementById("menu").open = !g || !pinBox.value.trim();
   document.getElementById("entry").hidden = !g;
   const status = document.getElementById("status");
   if (!g) { status.replaceChildren(); document.getElementById("board").replaceChildren(); return; }
   const who = g.current_player;
   status.replaceChildren(el("h2", { id: "whose-turn", "data-player": who || "" },
     `${t("game.round")} ${g.round}/${g.rounds} · ${t("game.turn")} ${g.turn} · `,
-    who ? el("span", { class: `chip c-${who}` }, `${SYMBOL[who]} ${who}`) : (g.over ? t("game.over") : t("game.round-over")),
+    who ? el("span", { class: `chip c-${who}` }, `${SYMBOL[who]} ${colourName(who)}`) : (g.over ? t("game.over") : t("game.round-over")),
     who ? ` ${t("game.to-play")}` : ""));
   renderBoard(g.state);
   document.getElementById("next-round").hidden = !!who || g.over;
   document.getElementById("place").hidden = !who;
   const flag = document.getElementById("flag");
   if (g.flag) {
-    flag.replaceChildren(el("div", { class: "verdict illegal", "data-rule": g.flag.rule },
+    // A banner over the camera image, in the first screen: the rule broken, what the camera
+    // saw, and the two answers far apart so that a tap cannot hit the wrong one.
+    flag.replaceChildren(el("div", { class: "verdict illegal banner", "data-rule": g.flag.rule },
       el("strong", { class: "rule-text" }, `✘ ${t(`rule.${g.flag.rule}`)} `),
-      el("span", { class: "reason" }, `${g.flag.reason} `), el("code", {}, g.flag.rule), " ",
-      el("button", { type: "button", class: "btn small", id: "accept", on: { click: () => send("accept") } }, t("game.accept")),
-      el("button", { type: "button", class: "btn small", id: "undo-flag", on: { click: () => send("undo") } }, t("game.undo"))));
+      el("span", { class: "reason" }, `${reasonText(g.flag)} `), el("code", {}, g.flag.rule),
+      el("div", { class: "answers" },
+        el("button", { type: "button", class: "btn big-btn", id: "undo-flag", on: { click: () => send("undo") } }, t("game.undo")),
+        el("button", { type: "button", class: "btn big-btn", id: "accept", on: { click: () => send("accept") } }, t("game.accept")))));
   } else flag.replaceChildren();
   announce(g);
   // The referee cannot explain the table: say so, with its reasons, and offer one tap.
@@ -130,6 +145,7 @@ function show(s) {
   } else lost.replaceChildren();
   document.getElementById("history").replaceChildren(...g.log.slice().reverse().map((e) =>
     el("li", { "data-event": e.event, "data-kind": e.kind || "", "data-legal": String(e.legal) },
+      el("span", { class: "entry-no" }, `${t("game.round")} ${e.in_round} · ${e.n}  `),
       e.move ? `${e.move.player}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.kind === "unclear" || e.kind === "unsure" ? "?" : e.event} `,
       e.legal === false ? el("b", { class: "error" }, `✘ ${e.rule}`) : (e.legal ? "✔" : ""),
       e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.join(", ")} · Castrum ${e.round.castrum.join(", ")} · Forum ${e.round.forum.join(", ")}`) : "",
@@ -304,3 +320,14 @@ function announce(g) {
   }
   heard = now;
 }
+
+// The tablet lies on the table for a whole game: keep its screen on while this page shows
+// (the Screen Wake Lock API; browsers without it, or a page not served over HTTPS or
+// localhost, simply let the screen sleep). A lock is dropped when the page hides, so it is
+// asked for again each time the page comes back.
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+  try { await navigator.wakeLock.request("screen"); } catch (e) { /* refused: the screen may sleep */ }
+}
+document.addEventListener("visibilitychange", keepAwake);
+keepAwake();

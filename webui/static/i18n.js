@@ -10,6 +10,7 @@ const I18N = {
     "cal.learn": "Learn the dice colours", "cal.forget": "Forget them", "cal.seen": "The dice the camera reads now",
     "cal.learnt": "Learnt at this table:", "cal.not-learnt": "Not learnt yet: the reader's built-in colours are used.",
     "game.new": "New game", "game.start": "Start", "game.pin": "Game PIN", "game.turn": "Turn",
+    "game.menu": "Game PIN, new game, voice",
     "game.confirm-new": "Start a new game? The game in progress is kept in the data folder, but leaves this page.",
     "game.pin-missing": "Enter the game PIN first: alea serve prints it, with a QR code that fills it in.",
     "game.pin-wrong": "Wrong PIN: it is the six digits alea serve prints (they stay the same when it restarts).",
@@ -73,6 +74,7 @@ const I18N = {
     "cal.learn": "Würfelfarben anlernen", "cal.forget": "Vergessen", "cal.seen": "Die Würfel, die die Kamera jetzt liest",
     "cal.learnt": "An diesem Tisch angelernt:", "cal.not-learnt": "Noch nicht angelernt: die eingebauten Farben des Lesers gelten.",
     "game.new": "Neue Partie", "game.start": "Starten", "game.pin": "Spiel-PIN", "game.turn": "Durchgang",
+    "game.menu": "Spiel-PIN, neue Partie, Ansage",
     "game.confirm-new": "Eine neue Partie beginnen? Die laufende Partie bleibt im Datenordner erhalten, verlässt aber diese Seite.",
     "game.pin-missing": "Zuerst die Spiel-PIN eingeben: alea serve zeigt sie an, mit einem QR-Code, der sie einträgt.",
     "game.pin-wrong": "Falsche PIN: es sind die sechs Ziffern, die alea serve anzeigt (sie bleiben nach einem Neustart gleich).",
@@ -135,6 +137,58 @@ function applyI18n(root) {
   document.documentElement.lang = LANG;
   const b = document.getElementById("lang");
   if (b) b.textContent = LANG === "en" ? "DE" : "EN";
+}
+// Why a placement breaks its rule, said from the facts the server sends with the flag
+// (`params`, scanner.rules.placement.Illegal), in the page's language. The English lines are
+// the server's own sentences (a test holds them equal); a flag without facts keeps its text.
+const COLOUR_NAME = { de: { grey: "Grau", brown: "Braun", blue: "Blau", green: "Grün", yellow: "Gelb" } };
+function colourName(player, lang) { return ((COLOUR_NAME[lang || LANG] || {})[player]) || player; }
+const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
+const DICE_TEXT = {
+  en: (d) => d.length === 1 ? `a ${d[0]}` : d.length === 2 ? `a ${d[0]} and a ${d[1]}` : `${d.slice(0, -1).join(", ")} and ${d[d.length - 1]}`,
+  de: (d) => d.length === 1 ? `eine ${d[0]}` : d.length === 2 ? `eine ${d[0]} und eine ${d[1]}` : `${d.slice(0, -1).join(", ")} und ${d[d.length - 1]}`,
+};
+const REASONS = {
+  en: {
+    "move.empty": (p, d, c) => `${cap(c(p.player))} placed no dice.`,
+    "move.not-in-roll": (p, d, c) => `${cap(c(p.player))} cannot place ${d(p.dice)} in the ${cap(p.building)}: the roll was ${p.roll.join(", ")}.`,
+    "templum.absent": (p, d, c) => `There is no Templum with ${p.players} players, so ${cap(c(p.player))} cannot place ${d(p.dice)} there.`,
+    "templum.count": (p, d, c) => `${cap(c(p.player))}'s ${d(p.dice)} in the Templum ${p.dice.length === 1 ? "makes" : "make"} ${p.total} ${p.total === 1 ? "die" : "dice"}${p.had ? ` with the ${p.had} already there` : ""}; the Templum now needs exactly ${p.need}.`,
+    "templum.sum": (p, d, c) => `${cap(c(p.player))}'s ${p.count} dice in the Templum sum to ${p.sum}, not more than ${c(p.other)}'s ${p.other_sum}.`,
+    "senatus.not-a-run": (p, d, c) => `${cap(c(p.player))}'s ${d(p.dice)} in the Senatus are not a run of consecutive different values.`,
+    "senatus.not-extending": (p, d, c) => `${cap(c(p.player))} already has ${p.run.join("-")} in the Senatus and ${d(p.dice)} ${p.dice.length === 1 ? "does" : "do"} not extend it to one run.`,
+    "senatus.identical": (p, d, c) => `${cap(c(p.player))}'s run ${p.run.join("-")} in the Senatus would equal ${c(p.other)}'s run.`,
+    "castrum.mixed": (p, d, c) => `${cap(c(p.player))}'s ${d(p.dice)} in the Castrum are not all the same value.`,
+    "castrum.identical": (p, d, c) => `${cap(c(p.player))}'s set of ${p.count}×${p.value} in the Castrum would equal ${c(p.other)}'s set.`,
+    "forum.shape": (p, d, c) => `${cap(c(p.player))} cannot place ${d(p.dice)} in the Forum: only one die or two dice summing to 5.`,
+    "forum.no-column": (p, d, c) => `${cap(c(p.player))}'s ${d(p.dice)} would not land on a column of the Forum (${p.columns} columns, all taken by lower dice).`,
+    "latrina.one-die": (p, d, c) => `${cap(c(p.player))} can put only one die on the Latrina, not ${p.count}.`,
+    "latrina.not-forced": (p, d, c) => `${cap(c(p.player))} cannot put ${d(p.dice)} on the Latrina: ${d(p.other_dice)} can go in the ${cap(p.building)}.`,
+    "play.turn": (p, d, c) => `It is ${c(p.current)}'s turn, not ${c(p.player)}'s.`,
+  },
+  de: {
+    "move.empty": (p, d, c) => `${c(p.player)} hat keine Würfel gelegt.`,
+    "move.not-in-roll": (p, d, c) => `${c(p.player)} kann ${d(p.dice)} nicht ins ${cap(p.building)} legen: gewürfelt wurde ${p.roll.join(", ")}.`,
+    "templum.absent": (p, d, c) => `Mit ${p.players} Spielern gibt es kein Templum; ${c(p.player)} kann ${d(p.dice)} dort nicht legen.`,
+    "templum.count": (p, d, c) => `${c(p.player)}: mit ${d(p.dice)} lägen ${p.total} Würfel im Templum${p.had ? ` (${p.had} davon schon dort)` : ""}; nötig sind jetzt genau ${p.need}.`,
+    "templum.sum": (p, d, c) => `${c(p.player)}: ${p.count} Würfel im Templum ergeben ${p.sum}, nicht mehr als die ${p.other_sum} von ${c(p.other)}.`,
+    "senatus.not-a-run": (p, d, c) => `${c(p.player)}: ${d(p.dice)} im Senatus sind keine Folge aufeinanderfolgender verschiedener Werte.`,
+    "senatus.not-extending": (p, d, c) => `${c(p.player)} hat schon ${p.run.join("-")} im Senatus, und ${d(p.dice)} ${p.dice.length === 1 ? "verlängert" : "verlängern"} das nicht zu einer Folge.`,
+    "senatus.identical": (p, d, c) => `${c(p.player)}: die Folge ${p.run.join("-")} im Senatus wäre gleich der von ${c(p.other)}.`,
+    "castrum.mixed": (p, d, c) => `${c(p.player)}: ${d(p.dice)} im Castrum haben nicht alle denselben Wert.`,
+    "castrum.identical": (p, d, c) => `${c(p.player)}: ${p.count}×${p.value} im Castrum wäre gleich der Gruppe von ${c(p.other)}.`,
+    "forum.shape": (p, d, c) => `${c(p.player)} kann ${d(p.dice)} nicht ins Forum legen: nur ein Würfel oder zwei mit der Summe 5.`,
+    "forum.no-column": (p, d, c) => `${c(p.player)}: ${d(p.dice)} fände keine Säule im Forum (${p.columns} Säulen, alle mit niedrigeren Würfeln besetzt).`,
+    "latrina.one-die": (p, d, c) => `${c(p.player)} darf nur einen Würfel auf die Latrina legen, nicht ${p.count}.`,
+    "latrina.not-forced": (p, d, c) => `${c(p.player)} darf ${d(p.dice)} nicht auf die Latrina legen: ${d(p.other_dice)} passt ins ${cap(p.building)}.`,
+    "play.turn": (p, d, c) => `${c(p.current)} ist am Zug, nicht ${c(p.player)}.`,
+  },
+};
+function reasonText(flag, lang) {
+  lang = lang || LANG;
+  const say = (REASONS[lang] || {})[flag.rule];
+  if (!say || !flag.params) return flag.reason;
+  return say(flag.params, DICE_TEXT[lang], (player) => colourName(player, lang));
 }
 // Colour plus symbol for every colour, so colour-blind players can tell them apart.
 const SYMBOL = { grey: "●", brown: "■", blue: "▲", green: "◆", yellow: "★",
