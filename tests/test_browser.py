@@ -571,6 +571,7 @@ def test_a_flags_reason_is_said_in_the_pages_language(server, page):
     reason = page.locator("#flag .reason")
     reason.wait_for()
     assert reason.inner_text().startswith("Grau kann eine 2 und eine 4 nicht ins Forum legen")
+    shot(page, "game-flag-de")
 
 
 class ReplayedCamera:
