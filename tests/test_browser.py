@@ -717,3 +717,51 @@ def test_the_game_page_keeps_the_screen_on(server, page):
     page.goto(f"{server}/game", wait_until="domcontentloaded")
     page.wait_for_function("window.__locks.length === 1")
     assert page.evaluate("window.__locks") == ["screen"]
+
+
+def camera_reasons() -> list[tuple[str, dict]]:
+    """(English reason, why) as the live loop gives them, from the real code paths."""
+    import numpy as np
+
+    from scanner.vision.calibrate import BoardNotFound, fit
+    from scanner.vision.layout import default_layout
+    from scanner.vision.stability import Settler
+
+    out = []
+    layout = default_layout()
+    for found in ({}, {0: layout.marker_corners(0)}):
+        try:
+            fit(found, layout, (1280, 720))
+        except BoardNotFound as exc:
+            out.append((str(exc), exc.why))
+    settler = Settler(1.0)
+    a = np.full((200, 300), 100, np.uint8)
+    b = a.copy()
+    b[:, :150] = 200  # a large change: 30,000 mm² at 1 px/mm
+
+    class Empty:
+        dice = [{"value": 1, "building": "forum", "color": "grey"}]
+
+        def to_json(self):
+            return {"state": {}, "dice": self.dice}
+
+    for frame in (a, a, a, a, a, b, b, b, b):
+        settler.update(frame, Empty())
+        out.append((settler.reason, settler.why))
+    return out
+
+
+def test_the_cameras_status_is_said_in_the_pages_language(server, page):
+    """#21: the camera's status line comes as a message id with its facts: English as the
+    server says it, German in German."""
+    said = camera_reasons()
+    ids = {why["id"] for _, why in said}
+    assert {"board.too-few", "camera.starting", "camera.moving", "camera.still"} <= ids
+    assert {"camera.voting", "camera.settled", "camera.large"} <= ids
+    page.goto(f"{server}/game", wait_until="domcontentloaded")
+    whys = [why for _, why in said]
+    english = page.evaluate("(ws) => ws.map((w) => whyText(w, 'en'))", whys)
+    expected = ["Settled: the board is read" if r == "settled" else r for r, _ in said]
+    assert english == expected
+    german = page.evaluate("(ws) => ws.map((w) => whyText(w, 'de'))", whys)
+    assert all(g and g not in expected for g in german), german

@@ -200,6 +200,7 @@ class TableLoop(threading.Thread):
                         "markers": [] if cal is None else sorted(cal.markers),
                         "error_mm": None if cal is None else round(cal.error_mm, 2),
                         "reason": status.reason,
+                        "why": status.why,
                         "settled": None
                         if settled is None
                         else {

@@ -38,7 +38,12 @@ RANSAC_MM = 4.0
 
 
 class BoardNotFound(Exception):
-    """The frame does not show enough of the marker sheet to locate the board; str() says why."""
+    """The frame does not show enough of the marker sheet to locate the board; str() says why,
+    `why` says it as a message id and its facts, for a page in another language."""
+
+    def __init__(self, message: str, why: str, **facts: object) -> None:
+        super().__init__(message)
+        self.why = {"id": why, **facts}
 
 
 @dataclass(frozen=True)
@@ -315,7 +320,10 @@ def fit(
     if len(found) < MIN_MARKERS:
         seen = f"marker {next(iter(found))}" if found else "no markers"
         raise BoardNotFound(
-            f"board not found: {seen} of the sheet visible, at least {MIN_MARKERS} are needed"
+            f"board not found: {seen} of the sheet visible, at least {MIN_MARKERS} are needed",
+            "board.too-few",
+            seen=sorted(found),
+            need=MIN_MARKERS,
         )
     ids = sorted(found)
     img = np.concatenate([found[i] for i in ids])
@@ -324,11 +332,17 @@ def fit(
     board = np.concatenate([layout.marker_corners(i) for i in ids]).astype(np.float64)
     h, mask = cv2.findHomography(img, board, cv2.RANSAC, RANSAC_MM, maxIters=2000, confidence=0.999)
     if h is None:
-        raise BoardNotFound("board not found: the markers seen do not fit a flat sheet")
+        raise BoardNotFound(
+            "board not found: the markers seen do not fit a flat sheet", "board.not-flat"
+        )
     inlier = mask.ravel().astype(bool).reshape(len(ids), 4).all(axis=1)
     used = [i for i, ok in zip(ids, inlier, strict=True) if ok]
     if len(used) < MIN_MARKERS:
-        raise BoardNotFound(f"board not found: markers {ids} do not agree on where the board is")
+        raise BoardNotFound(
+            f"board not found: markers {ids} do not agree on where the board is",
+            "board.disagree",
+            markers=ids,
+        )
     if len(used) < len(ids):
         # Refit on the markers that agree, all their corners equally weighted.
         keep = np.repeat(inlier, 4)
@@ -338,7 +352,10 @@ def fit(
     if not err <= max_error_mm:
         raise BoardNotFound(
             f"board not found: the markers fit a flat sheet only to {err:.1f} mm "
-            f"(limit {max_error_mm} mm); is the sheet bent or a marker misprinted?"
+            f"(limit {max_error_mm} mm); is the sheet bent or a marker misprinted?",
+            "board.bent",
+            error_mm=round(err, 1),
+            limit_mm=max_error_mm,
         )
     return Calibration(h, image_size, layout, tuple(used), err, lens)
 
@@ -443,6 +460,7 @@ class Calibrator:
         self.moved_mm = moved_mm
         self.max_error_mm = max_error_mm
         self.reason: str | None = None
+        self.why: dict | None = None  # the reason as a message id and its facts
         self._detector = marker_detector(layout)
         self.watch = MarkerWatch()
 
@@ -457,14 +475,15 @@ class Calibrator:
         try:
             new = fit(found, self.layout, (width, height), self.lens, self.max_error_mm)
         except BoardNotFound as exc:
-            self.reason = str(exc)
+            self.reason, self.why = str(exc), exc.why
             self.watch.forget()
             if self.current is not None and self._moved(found):
                 # What is visible disagrees with the kept fit: better no board than a wrong one.
                 self.current = None
                 self.reason += "; the camera or the sheet has moved since the last good fit"
+                self.why = {**exc.why, "moved": True}
             return self.current
-        self.reason = None
+        self.reason = self.why = None
         cur = self.current
         if cur is None or len(new.markers) >= len(cur.markers) or self._moved(found):
             self.current = new

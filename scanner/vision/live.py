@@ -32,6 +32,7 @@ class Status:
     changed: bool
     reason: str
     board_image: np.ndarray | None = None  # the rectified frame, for overlays
+    why: dict | None = None  # `reason` as a message id and its facts (a page's own language)
 
 
 class LiveBoard:
@@ -70,7 +71,8 @@ class LiveBoard:
     def process(self, frame: np.ndarray) -> Status:
         cal = self.calibrator.update(frame)
         if cal is None:
-            return Status(False, self.settled, False, self.calibrator.reason or "no board")
+            reason = self.calibrator.reason or "no board"
+            return Status(False, self.settled, False, reason, why=self.calibrator.why)
         board = cal.rectify(frame)
 
         def read() -> BoardReading:
@@ -86,4 +88,4 @@ class LiveBoard:
         )
         if changed:
             self.settled = winner
-        return Status(True, self.settled, changed, self.settler.reason, board)
+        return Status(True, self.settled, changed, self.settler.reason, board, self.settler.why)

@@ -149,6 +149,7 @@ class Settler:
         self.max_change_mm2 = max_change_mm2
         self.relearn_frames = relearn_frames
         self.reason = "starting"
+        self.why: dict = {"id": "camera.starting"}  # the reason as a message id and its facts
         self.settled: Settled | None = None
         self._baseline: np.ndarray | None = None
         self._empty: np.ndarray | None = None
@@ -174,10 +175,13 @@ class Settler:
             s = self.stillness
             if s.motion_mm2 > s.max_motion_mm2:
                 self.reason = f"moving ({s.motion_mm2:.0f} mm² changed)"
+                self.why = {"id": "camera.moving", "mm2": round(s.motion_mm2)}
             elif s.still_run == 0:
                 self.reason = "starting"  # the first frame, or the board's size changed
+                self.why = {"id": "camera.starting"}
             else:
                 self.reason = f"still for {s.still_run} of {s.frames} frames"
+                self.why = {"id": "camera.still", "run": s.still_run, "need": s.frames}
             return None
         now = self.stillness.last
         if self._baseline is not None and self._baseline.shape == now.shape:
@@ -190,16 +194,19 @@ class Settler:
                         f"something large on the board ({change:.0f} mm² changed since the "
                         "last settled board): a hand?"
                     )
+                    self.why = {"id": "camera.large", "mm2": round(change)}
                     return None
         winner = self.vote.add(reading() if callable(reading) else reading)
         if winner is None:
             self.reason = "still; waiting for the readings to agree"
+            self.why = {"id": "camera.voting"}
             return None
         self._baseline = now
         if getattr(winner, "dice", None) == []:
             self._empty = now  # the bare board: clearing it at a round's end is no hand
         self._big_still = 0
         self.reason = "settled"
+        self.why = {"id": "camera.settled"}
         if self.settled is None or reading_key(self.settled.reading) != reading_key(winner):
             self.settled = Settled(winner, self._frame)
         return winner

@@ -266,7 +266,7 @@ async function pollTable() {
     const settled = st.reason === "settled";
     const line = document.getElementById("table-status");
     line.dataset.settled = String(settled);
-    document.getElementById("table-reason").textContent = st.error || (settled ? t("live.settled") : st.reason);
+    document.getElementById("table-reason").textContent = st.error || whyText(st.why) || st.reason;
   } catch (e) { /* the server restarts: try again */ }
 }
 pollTable();

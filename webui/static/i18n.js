@@ -190,6 +190,41 @@ function reasonText(flag, lang) {
   if (!say || !flag.params) return flag.reason;
   return say(flag.params, DICE_TEXT[lang], (player) => colourName(player, lang));
 }
+// What the camera is doing, from the server's message id and facts (`why` of /api/game/table).
+const markerList = { en: (m) => m.length ? `marker ${m.join(", ")}` : "no markers", de: (m) => m.length ? `Marker ${m.join(", ")}` : "keine Marker" };
+const WHY = {
+  en: {
+    "camera.starting": () => "starting",
+    "camera.moving": (w) => `moving (${w.mm2} mm² changed)`,
+    "camera.still": (w) => `still for ${w.run} of ${w.need} frames`,
+    "camera.large": (w) => `something large on the board (${w.mm2} mm² changed since the last settled board): a hand?`,
+    "camera.voting": () => "still; waiting for the readings to agree",
+    "camera.settled": () => "Settled: the board is read",
+    "board.too-few": (w) => `board not found: ${markerList.en(w.seen)} of the sheet visible, at least ${w.need} are needed`,
+    "board.not-flat": () => "board not found: the markers seen do not fit a flat sheet",
+    "board.disagree": (w) => `board not found: markers ${w.markers.join(", ")} do not agree on where the board is`,
+    "board.bent": (w) => `board not found: the markers fit a flat sheet only to ${w.error_mm} mm (limit ${w.limit_mm} mm); is the sheet bent or a marker misprinted?`,
+    moved: "; the camera or the sheet has moved since the last good fit",
+  },
+  de: {
+    "camera.starting": () => "startet",
+    "camera.moving": (w) => `Bewegung (${w.mm2} mm² verändert)`,
+    "camera.still": (w) => `ruhig seit ${w.run} von ${w.need} Bildern`,
+    "camera.large": (w) => `etwas Großes auf dem Brett (${w.mm2} mm² anders als beim letzten ruhigen Bild): eine Hand?`,
+    "camera.voting": () => "ruhig; warte, bis die Lesungen übereinstimmen",
+    "camera.settled": () => "Ruhig: das Brett ist gelesen",
+    "board.too-few": (w) => `Brett nicht gefunden: ${markerList.de(w.seen)} des Bogens sichtbar, mindestens ${w.need} sind nötig`,
+    "board.not-flat": () => "Brett nicht gefunden: die Marker passen nicht zu einem flachen Bogen",
+    "board.disagree": (w) => `Brett nicht gefunden: die Marker ${w.markers.join(", ")} sind sich nicht einig, wo das Brett liegt`,
+    "board.bent": (w) => `Brett nicht gefunden: die Marker passen nur auf ${w.error_mm} mm zu einem flachen Bogen (Grenze ${w.limit_mm} mm); ist der Bogen gewellt oder ein Marker falsch gedruckt?`,
+    moved: "; Kamera oder Bogen wurden seit der letzten guten Anpassung bewegt",
+  },
+};
+function whyText(why, lang) {
+  lang = lang || LANG;
+  const say = why && (WHY[lang] || {})[why.id];
+  return say ? say(why) + (why.moved ? WHY[lang].moved : "") : null;
+}
 // Colour plus symbol for every colour, so colour-blind players can tell them apart.
 const SYMBOL = { grey: "●", brown: "■", blue: "▲", green: "◆", yellow: "★",
   red: "♥", purple: "♣", orange: "✚", joker: "✱" };
