@@ -477,6 +477,11 @@ def test_a_flag_and_a_round_are_spoken_in_the_pages_language(server, page):
         ["en-GB", "Rule broken. The Forum takes one die, or two that sum to 5."]
     ]
     assert "The Forum takes one die" in page.locator("#flag .rule-text").inner_text()
+    # The rule id opens its sentence from RULES.md.
+    page.locator('#flag [data-help="forum.shape"]').click()
+    help_text = page.locator('[data-help-text="forum.shape"]')
+    help_text.wait_for()
+    assert "neither one die nor two dice summing to 5" in help_text.inner_text()
     page.locator("#undo-flag").click()
     page.locator("#lang").click()  # German from here on
     open_menu(page)

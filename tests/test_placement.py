@@ -234,3 +234,14 @@ def test_reasons_say_one_die_in_the_singular():
     )
     reason = check(four, Move("grey", "templum", (6,))).reason
     assert "a 6 in the Templum makes 1 die;" in reason, reason
+
+
+def test_every_rule_id_has_its_sentence_in_the_rulebook():
+    """The help behind a flag's rule id (RULES.md, read by scanner.rules.rulebook)."""
+    from scanner.rules import rulebook
+    from scanner.rules.placement import RULE_IDS
+
+    said = rulebook.sentences()
+    for rule in (*RULE_IDS, "play.turn"):
+        assert len(said.get(rule, "")) > 15, rule
+    assert said["forum.shape"] == "neither one die nor two dice summing to 5"

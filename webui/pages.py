@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from scanner.rules import components
+from scanner.rules import components, rulebook
 
 pages = Blueprint("pages", __name__)
 
@@ -19,6 +19,7 @@ def _components() -> dict:
         "senate_singles": list(components.SENATE_SINGLES),
         "border_pairs": [list(p) for p in components.BORDER_PAIRS],
         "buildings": list(components.BUILDINGS),
+        "rulebook": rulebook.sentences(),  # the help behind every rule id shown
     }
 
 

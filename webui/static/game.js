@@ -52,6 +52,16 @@ async function send(action, payload) {
   }
 }
 
+// Behind every rule id: its sentence as seeds/RULES.md states it, one tap away.
+let helpOpen = null;
+function ruleHelp(rule) {
+  const text = C.rulebook[rule];
+  const button = el("button", { type: "button", class: "rule-id", "data-help": rule, "aria-expanded": String(helpOpen === rule),
+    on: { click: () => { helpOpen = helpOpen === rule ? null : rule; show(snap); } } }, rule);
+  if (!text || helpOpen !== rule) return button;
+  return el("span", {}, button, el("span", { class: "rule-help", "data-help-text": rule }, ` ${t("game.rulebook")}: ${text.replace(/[*`]/g, "")}`));
+}
+
 // Each die on the board knows where it sits in the state, so a tap can correct it.
 function renderBoard(state) {
   const players = state.players;
@@ -130,7 +140,7 @@ function show(s) {
     // saw, and the two answers far apart so that a tap cannot hit the wrong one.
     flag.replaceChildren(el("div", { class: "verdict illegal banner", "data-rule": g.flag.rule },
       el("strong", { class: "rule-text" }, `✘ ${t(`rule.${g.flag.rule}`)} `),
-      el("span", { class: "reason" }, `${reasonText(g.flag)} `), el("code", {}, g.flag.rule),
+      el("span", { class: "reason" }, `${reasonText(g.flag)} `), ruleHelp(g.flag.rule),
       el("div", { class: "answers" },
         el("button", { type: "button", class: "btn big-btn", id: "undo-flag", on: { click: () => send("undo") } }, t("game.undo")),
         el("button", { type: "button", class: "btn big-btn", id: "accept", on: { click: () => send("accept") } }, t("game.accept")))));
