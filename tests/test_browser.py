@@ -222,6 +222,9 @@ def test_game_page_flag_undo_and_a_full_round(server, page):
     place(page, "castrum", [4] * 8)
     page.wait_for_function("document.querySelector('#whose-turn').dataset.player === 'blue'")
     assert page.locator("#flag .verdict").count() == 0
+    # Each player's panel: dice still in hand.
+    assert page.locator('[data-dice-left="grey"]').inner_text().endswith(": 0")
+    assert page.locator('[data-dice-left="blue"]').inner_text().endswith(": 8")
     place(page, "forum", [6])
     page.locator("#next-round").wait_for(state="visible")
     # Undo brings blue's turn back; redo restores the end of the round.

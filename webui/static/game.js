@@ -163,10 +163,13 @@ function show(s) {
   renderEntry();
   renderPicks(g);
   renderLayOut(g);
-  // Repete chips: the camera does not see re-rolls, so a chip spent is entered here.
+  // One panel per player: dice still in hand, Repete chips (the camera does not see re-rolls,
+  // so a chip spent is entered here) and the tiles taken so far.
   const chips = document.getElementById("chips");
-  chips.replaceChildren(...g.players.map((p) => el("span", { class: "picker", "data-chips": p },
-    el("span", { class: `chip c-${p}` }, `${SYMBOL[p]} ${g.chips[p]}`),
+  chips.replaceChildren(...g.players.map((p) => el("article", { class: `player-panel c-${p}${p === who ? " on-turn" : ""}`, "data-chips": p },
+    el("span", { class: `chip c-${p}` }, `${SYMBOL[p]} ${colourName(p)} · ${g.chips[p]}`),
+    el("span", { class: "dice-left", "data-dice-left": p }, ` ${t("game.dice-left")}: ${(g.state.supply || {})[p] || 0}`),
+    el("span", { class: "taken" }, ` · ${t("game.tiles")}: ${g.picks.filter((x) => x.player === p && x.tile !== null).map((x) => tileText(x.kind, x.tile)).join(", ") || "–"}`),
     p === who && g.chips[p] > 0 ? el("button", { type: "button", class: "btn small", id: "spend-repete",
       on: { click: () => send("repete", { player: p }) } }, t("game.repete")) : "")));
 }
