@@ -156,9 +156,9 @@ function show(s) {
   document.getElementById("history").replaceChildren(...g.log.slice().reverse().map((e) =>
     el("li", { "data-event": e.event, "data-kind": e.kind || "", "data-legal": String(e.legal) },
       el("span", { class: "entry-no" }, `${t("game.round")} ${e.in_round} · ${e.n}  `),
-      e.move ? `${colourName(e.move.player)}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.kind === "unclear" || e.kind === "unsure" ? "?" : e.event} `,
+      e.move ? `${colourName(e.move.player)}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.kind === "unclear" || e.kind === "unsure" ? "?" : t(`event.${e.event}`)} `,
       e.legal === false ? el("b", { class: "error" }, `✘ ${e.rule}`) : (e.legal ? "✔" : ""),
-      e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.join(", ")} · Castrum ${e.round.castrum.join(", ")} · Forum ${e.round.forum.join(", ")}`) : "",
+      e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.map((p) => colourName(p)).join(", ")} · Castrum ${e.round.castrum.map((p) => colourName(p)).join(", ")} · Forum ${e.round.forum.map((p) => colourName(p)).join(", ")}`) : "",
       (e.notes && e.notes.length) ? el("small", { class: "notes" }, ` — ${e.notes.join("; ")}`) : "")));
   renderEntry();
   renderPicks(g);
