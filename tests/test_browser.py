@@ -773,3 +773,51 @@ def test_the_cameras_status_is_said_in_the_pages_language(server, page):
     assert english == expected
     german = page.evaluate("(ws) => ws.map((w) => whyText(w, 'de'))", whys)
     assert all(g and g not in expected for g in german), german
+
+
+TEXT_NODES = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const text = walk.currentNode.textContent.trim();
+    if (text && !walk.currentNode.parentElement.closest("script, code, [hidden]")) out.push(text);
+  }
+  const described = ["alt", "aria-label", "placeholder", "title"];
+  for (const e of document.querySelectorAll("[alt], [aria-label], [placeholder], [title]"))
+    for (const a of described) if (e.getAttribute(a)) out.push(e.getAttribute(a));
+  return out;
+}"""
+ENGLISH_WORDS = """() => {
+  const words = (texts) => new Set(texts.join(" ").toLowerCase().match(/[a-zäöüß]{4,}/g));
+  const german = words(Object.values(I18N.de));
+  const english = [...words(Object.values(I18N.en))].filter((w) => !german.has(w));
+  return [...english, "grey", "blue", "brown", "green", "yellow", "red", "purple"];
+}"""
+
+
+def test_the_german_pages_say_nothing_in_english(server, browser):
+    """#21: with a game in play and a flag up, every text node and every described attribute
+    of every page, in German, holds no word of the English catalogue (nor a colour's English
+    name); rule ids (code) and the Latin building names are the same in both."""
+    import re
+
+    post(server, "/api/game/new", {"players": ["grey", "blue", "brown", "green"]})
+    post(
+        server, "/api/game/place", {"move": {"player": "grey", "building": "forum", "dice": [2, 4]}}
+    )
+    context = browser.new_context(viewport=TABLET, locale="de-DE", has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server}/", wait_until="domcontentloaded")
+    english = set(page.evaluate(ENGLISH_WORDS))
+    assert {"grey", "place", "undo"} <= english
+    found = {}
+    for path in ("/", "/game", "/final", "/referee", "/calibrate"):
+        page.goto(f"{server}{path}", wait_until="domcontentloaded")
+        page.wait_for_timeout(600)  # the game's stream and the camera's status
+        for text in page.evaluate(TEXT_NODES):
+            words = re.sub(r"\S+\.(pdf|png)\b", "", text.lower())  # a file's name is its name
+            hits = {w for w in re.findall(r"[a-zäöüß]{3,}", words) if w in english}
+            if hits:
+                found[f"{path}: {text[:80]}"] = sorted(hits)
+    context.close()
+    assert found == {}

@@ -211,7 +211,13 @@ def table_status():
     """The camera loop now: board found, settled or why not, the dice it reads."""
     loop = current_app.extensions.get("alea.table")
     if loop is None:
-        return jsonify({"running": False, "reason": "no camera loop in this server"})
+        return jsonify(
+            {
+                "running": False,
+                "reason": "no camera loop in this server",
+                "why": {"id": "camera.none"},
+            }
+        )
     return jsonify({"running": loop.is_alive(), **loop.status()})
 
 

@@ -81,7 +81,7 @@ async function poll() {
     const found = new Set(st.markers || []);
     document.getElementById("markers").replaceChildren(...want.map((id) => el("span",
       { class: `chip ${found.has(id) ? "c-green" : "c-grey"}`, "data-marker": id, "data-found": String(found.has(id)) }, `${found.has(id) ? "✔" : "✘"} ${id}`)));
-    document.getElementById("cal-reason").textContent = st.running === false ? st.reason
+    document.getElementById("cal-reason").textContent = st.running === false ? whyText(st.why) || st.reason
       : st.board_found ? `${found.size} ${t("cal.markers-fit")} ${st.error_mm ?? "?"} mm` : whyText(st.why) || st.reason;
     const img = document.getElementById("rectified");
     if (st.board_found) img.src = `/calibration/rectified.jpg?frame=${st.frame}`;

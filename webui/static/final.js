@@ -40,10 +40,10 @@ function counter(label, value, set) {
 }
 
 function playerCard(p, index) {
-  const colorSelect = el("select", { class: "who", "aria-label": "player colour",
+  const colorSelect = el("select", { class: "who", "aria-label": t("final.player-colour"),
     on: { change: (e) => { p.player = e.target.value; render(); } } },
     C.players.map((c) => el("option", { value: c, selected: c === p.player,
-      disabled: c !== p.player && state.players.some((q) => q.player === c) }, `${SYMBOL[c]} ${c}`)));
+      disabled: c !== p.player && state.players.some((q) => q.player === c) }, `${SYMBOL[c]} ${colourName(c)}`)));
   const provinces = el("div", { class: "grid" }, C.provinces.map((t) =>
     tileButton(p, "provinces", { color: t.color, value: t.value }, `${SYMBOL[t.color]} ${ROMAN[t.value]}`)));
   const patricians = el("div", { class: "grid" }, C.patricians.map((t) =>

@@ -83,7 +83,7 @@ function renderBoard(state) {
   const cur = currentDie(state, fixing);
   editor.replaceChildren(el("p", {}, t("game.fix")),
     el("div", { class: "picker" }, [1, 2, 3, 4, 5, 6].map((v) => el("button", { type: "button", class: "tile", "data-fix-value": v, on: { click: () => choose(cur.player, v) } }, String(v)))),
-    el("div", { class: "picker" }, players.map((c) => el("button", { type: "button", class: `tile c-${c}`, "data-fix-player": c, on: { click: () => choose(c, cur.value) } }, `${SYMBOL[c]} ${c}`))),
+    el("div", { class: "picker" }, players.map((c) => el("button", { type: "button", class: `tile c-${c}`, "data-fix-player": c, on: { click: () => choose(c, cur.value) } }, `${SYMBOL[c]} ${colourName(c)}`))),
     el("button", { type: "button", class: "btn small", on: { click: () => { fixing = null; renderBoard(state); } } }, "✕"));
 }
 
@@ -178,7 +178,7 @@ function show(s) {
 function tileText(kind, tile) {
   if (tile === null) return t("game.nothing");
   if (kind === "fortuna") return `Fortuna ${ROMAN[tile]}`;
-  if (kind === "province") return `${SYMBOL[tile.color] || ""} ${tile.color} ${ROMAN[tile.value]}`;
+  if (kind === "province") return `${SYMBOL[tile.color] || ""} ${colourName(tile.color)} ${ROMAN[tile.value]}`;
   if (kind === "patrician") return `${SYMBOL[tile.color]} ${tile.sex === "f" ? "♀" : "♂"}${ROMAN[tile.value]}`;
   return typeof tile === "string" ? tile : `XII ${SYMBOL[tile.colors[0]]}${SYMBOL[tile.colors[1]]}`;
 }
@@ -192,7 +192,7 @@ function renderPicks(g) {
   panel.hidden = false;
   const rows = last.order.map(([player, kind], i) => {
     const pick = done[i];
-    const label = el("span", {}, el("span", { class: `chip c-${player}` }, `${SYMBOL[player]} ${player}`), ` ${t("game.takes")} ${t("kind." + kind)}: `);
+    const label = el("span", {}, el("span", { class: `chip c-${player}` }, `${SYMBOL[player]} ${colourName(player)}`), ` ${t("game.takes")} ${t("kind." + kind)}: `);
     if (pick) return el("li", { "data-pick": i }, label, el("b", {}, tileText(kind, pick.tile)));
     if (!next || i !== next.index) return el("li", { "data-pick": i }, label, "…");
     return el("li", { "data-pick": i, class: "pending" }, label, el("div", { class: "grid" },
@@ -244,7 +244,7 @@ function renderSeating() {
   document.getElementById("new-seating").replaceChildren(...C.players.map((c) => el("button", {
     type: "button", class: `tile c-${c}${seating.includes(c) ? " on" : ""}`, "data-seat": c,
     on: { click: () => { const i = seating.indexOf(c); if (i >= 0) seating.splice(i, 1); else seating.push(c); renderSeating(); } } },
-    `${SYMBOL[c]} ${c}${seating.includes(c) ? " " + (seating.indexOf(c) + 1) : ""}`)));
+    `${SYMBOL[c]} ${colourName(c)}${seating.includes(c) ? " " + (seating.indexOf(c) + 1) : ""}`)));
 }
 
 document.getElementById("new-game").addEventListener("click", () => {

@@ -10,7 +10,8 @@ const I18N = {
     "cal.learn": "Learn the dice colours", "cal.forget": "Forget them", "cal.seen": "The dice the camera reads now",
     "cal.learnt": "Learnt at this table:", "cal.not-learnt": "Not learnt yet: the reader's built-in colours are used.",
     "game.new": "New game", "game.start": "Start", "game.pin": "Game PIN", "game.turn": "Turn",
-    "game.menu": "Game PIN, new game, voice", "game.rulebook": "RULES.md",
+    "game.menu": "Game PIN, new game, voice", "game.rulebook": "RULES.md", "nav.language": "Language", "final.player-colour": "player colour",
+    "live.video": "the table as the camera sees it, zones and dice drawn", "cal.rectified": "the board seen from above",
     "game.players": "Players: dice left, Repete chips, tiles", "game.dice-left": "dice left", "game.tiles": "tiles",
     "event.observe": "camera", "event.place": "placed", "event.correct": "corrected", "event.accept": "accepted anyway",
     "event.take-as-seen": "taken as seen", "event.lay-out": "tiles laid out", "event.repete": "Repete chip spent",
@@ -78,7 +79,8 @@ const I18N = {
     "cal.learn": "Würfelfarben anlernen", "cal.forget": "Vergessen", "cal.seen": "Die Würfel, die die Kamera jetzt liest",
     "cal.learnt": "An diesem Tisch angelernt:", "cal.not-learnt": "Noch nicht angelernt: die eingebauten Farben des Lesers gelten.",
     "game.new": "Neue Partie", "game.start": "Starten", "game.pin": "Spiel-PIN", "game.turn": "Durchgang",
-    "game.menu": "Spiel-PIN, neue Partie, Ansage", "game.rulebook": "RULES.md (englisch)",
+    "game.menu": "Spiel-PIN, neue Partie, Ansage", "game.rulebook": "RULES.md (englisch)", "nav.language": "Sprache", "final.player-colour": "Spielerfarbe",
+    "live.video": "der Tisch, wie die Kamera ihn sieht, mit Zonen und Würfeln", "cal.rectified": "das Brett von oben",
     "game.players": "Spieler: Würfel übrig, Repete-Chips, Plättchen", "game.dice-left": "Würfel übrig", "game.tiles": "Plättchen",
     "event.observe": "Kamera", "event.place": "gesetzt", "event.correct": "berichtigt", "event.accept": "trotzdem angenommen",
     "event.take-as-seen": "so übernommen", "event.lay-out": "Plättchen ausgelegt", "event.repete": "Repete-Chip eingesetzt",
@@ -142,6 +144,9 @@ if (!I18N[LANG]) LANG = "en";
 function t(key) { return (I18N[LANG] && I18N[LANG][key]) || I18N.en[key] || key; }
 function applyI18n(root) {
   (root || document).querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  // Words a screen reader says, or a picture's description, are translated the same way.
+  (root || document).querySelectorAll("[data-i18n-alt]").forEach((el) => { el.alt = t(el.dataset.i18nAlt); });
+  (root || document).querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
   document.documentElement.lang = LANG;
   const b = document.getElementById("lang");
   if (b) b.textContent = LANG === "en" ? "DE" : "EN";
@@ -149,7 +154,8 @@ function applyI18n(root) {
 // Why a placement breaks its rule, said from the facts the server sends with the flag
 // (`params`, scanner.rules.placement.Illegal), in the page's language. The English lines are
 // the server's own sentences (a test holds them equal); a flag without facts keeps its text.
-const COLOUR_NAME = { de: { grey: "Grau", brown: "Braun", blue: "Blau", green: "Grün", yellow: "Gelb" } };
+const COLOUR_NAME = { de: { grey: "Grau", brown: "Braun", blue: "Blau", green: "Grün", yellow: "Gelb",
+  red: "Rot", purple: "Lila", orange: "Orange", joker: "Joker" } };
 function colourName(player, lang) { return ((COLOUR_NAME[lang || LANG] || {})[player]) || player; }
 const cap = (s) => String(s).charAt(0).toUpperCase() + String(s).slice(1);
 const DICE_TEXT = {
@@ -202,6 +208,7 @@ function reasonText(flag, lang) {
 const markerList = { en: (m) => m.length ? `marker ${m.join(", ")}` : "no markers", de: (m) => m.length ? `Marker ${m.join(", ")}` : "keine Marker" };
 const WHY = {
   en: {
+    "camera.none": () => "no camera loop in this server",
     "camera.starting": () => "starting",
     "camera.moving": (w) => `moving (${w.mm2} mm² changed)`,
     "camera.still": (w) => `still for ${w.run} of ${w.need} frames`,
@@ -215,6 +222,7 @@ const WHY = {
     moved: "; the camera or the sheet has moved since the last good fit",
   },
   de: {
+    "camera.none": () => "dieser Server hat keine Kamera",
     "camera.starting": () => "startet",
     "camera.moving": (w) => `Bewegung (${w.mm2} mm² verändert)`,
     "camera.still": (w) => `ruhig seit ${w.run} von ${w.need} Bildern`,

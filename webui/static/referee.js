@@ -54,10 +54,10 @@ function render() {
     on: { click: () => {
       const i = board.players.indexOf(c);
       if (i >= 0) board.players.splice(i, 1); else board.players.push(c);
-      render(); } } }, `${SYMBOL[c]} ${c}${board.players.includes(c) ? " " + (board.players.indexOf(c) + 1) : ""}`)));
+      render(); } } }, `${SYMBOL[c]} ${colourName(c)}${board.players.includes(c) ? " " + (board.players.indexOf(c) + 1) : ""}`)));
   document.getElementById("die-player").replaceChildren(...board.players.map((c) => el("button", {
     type: "button", class: `tile c-${c}${pick.player === c ? " on" : ""}`, "data-pick-player": c,
-    on: { click: () => { pick.player = c; render(); } } }, `${SYMBOL[c]} ${c}`)));
+    on: { click: () => { pick.player = c; render(); } } }, `${SYMBOL[c]} ${colourName(c)}`)));
   document.getElementById("die-value").replaceChildren(...[1, 2, 3, 4, 5, 6].map((v) => el("button", {
     type: "button", class: `tile${pick.value === v ? " on c-card" : ""}`, "data-pick-value": v,
     on: { click: () => { pick.value = v; render(); } } }, String(v))));
@@ -103,11 +103,11 @@ document.getElementById("round").addEventListener("click", async () => {
   if (!out) return;
   const line = (k, v) => el("tr", {}, el("th", {}, k), el("td", {}, v));
   document.getElementById("verdict").replaceChildren(el("table", { class: "breakdown", id: "round-result" },
-    line("Templum", Object.entries(out.templum).map(([p, n]) => `${SYMBOL[p]} ${p} ${n}`).join(", ")),
-    line("Senatus", out.senatus.map((p) => `${SYMBOL[p]} ${p}`).join(" → ")),
-    line("Castrum", out.castrum.map((p) => `${SYMBOL[p]} ${p}`).join(" → ")),
-    line("Forum", out.forum.map((p) => `${SYMBOL[p]} ${p}`).join(" → ")),
-    line("Repete", Object.entries(out.repete).map(([p, n]) => `${SYMBOL[p]} ${p} ${n}`).join(", "))));
+    line("Templum", Object.entries(out.templum).map(([p, n]) => `${SYMBOL[p]} ${colourName(p)} ${n}`).join(", ")),
+    line("Senatus", out.senatus.map((p) => `${SYMBOL[p]} ${colourName(p)}`).join(" → ")),
+    line("Castrum", out.castrum.map((p) => `${SYMBOL[p]} ${colourName(p)}`).join(" → ")),
+    line("Forum", out.forum.map((p) => `${SYMBOL[p]} ${colourName(p)}`).join(" → ")),
+    line("Repete", Object.entries(out.repete).map(([p, n]) => `${SYMBOL[p]} ${colourName(p)} ${n}`).join(", "))));
 });
 document.getElementById("clear").addEventListener("click", () => { board = emptyBoard(board.players); move.dice = []; move.roll = []; render(); });
 document.addEventListener("alea:lang", render);
