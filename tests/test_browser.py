@@ -272,6 +272,13 @@ def test_calibration_wizard_finds_markers_and_saves_a_dragged_zone(camera_server
     page.locator("#colours .die").first.wait_for()
     assert page.locator('#colours [data-die="grey:4"]').count() == 1
     page.wait_for_function("document.querySelector('#rectified').naturalWidth > 0")
+    # #21: every zone's label stays inside its zone (the Forum's pedestals are narrow).
+    outside = page.evaluate("""() => [...document.querySelectorAll('[data-zone]')].filter((g) => {
+      const zone = g.querySelector('rect.zone').getBoundingClientRect();
+      const label = g.querySelector('rect.zone + text').getBoundingClientRect();
+      return label.left < zone.left - 1 || label.right > zone.right + 1;
+    }).map((g) => g.dataset.zone)""")
+    assert outside == []
     zone = page.locator('[data-zone="latrina"] rect.zone')
     zone.scroll_into_view_if_needed()
     box = zone.bounding_box()

@@ -10,14 +10,15 @@ const NS = "http://www.w3.org/2000/svg";
 function shapes() {
   const z = layout.zones;
   const out = ["templum", "senatus", "castrum", "latrina"].filter((n) => z[n].rect).map((n) => ({ name: n, shape: z[n] }));
-  z.forum.pedestals.forEach((p, i) => { if (p.rect) out.push({ name: `forum ${i + 1}`, shape: p }); });
+  // A pedestal is too narrow for "forum 7": the number in it, the building's name over the row.
+  z.forum.pedestals.forEach((p, i) => { if (p.rect) out.push({ name: `forum ${i + 1}`, text: String(i + 1), over: i === 0 ? "forum" : null, shape: p }); });
   return out;
 }
 
 function draw() {
   svg.setAttribute("viewBox", `0 0 ${layout.board.width} ${layout.board.height}`);
   svg.replaceChildren();
-  for (const { name, shape } of shapes()) {
+  for (const { name, text, over, shape } of shapes()) {
     const [x0, y0, x1, y1] = shape.rect;
     const g = document.createElementNS(NS, "g");
     g.dataset.zone = name;
@@ -27,7 +28,13 @@ function draw() {
     Object.entries({ x: x1 - 6, y: y1 - 6, width: 12, height: 12, class: "handle" }).forEach(([k, v]) => handle.setAttribute(k, v));
     const label = document.createElementNS(NS, "text");
     Object.entries({ x: x0 + 2, y: y0 + 8, class: "zone-label" }).forEach(([k, v]) => label.setAttribute(k, v));
-    label.textContent = name;
+    label.textContent = text || name;
+    if (over) {
+      const title = document.createElementNS(NS, "text");
+      Object.entries({ x: x0, y: y0 - 2, class: "zone-label" }).forEach(([k, v]) => title.setAttribute(k, v));
+      title.textContent = over;
+      g.append(title);
+    }
     r.addEventListener("pointerdown", (e) => start(e, shape, "move"));
     handle.addEventListener("pointerdown", (e) => start(e, shape, "size"));
     g.append(r, label, handle);
