@@ -818,7 +818,7 @@ def test_the_german_pages_say_nothing_in_english(server, browser):
     english = set(page.evaluate(ENGLISH_WORDS))
     assert {"grey", "place", "undo"} <= english
     found = {}
-    for path in ("/", "/game", "/final", "/referee", "/calibrate"):
+    for path in ("/", "/game", "/final", "/referee", "/calibrate", "/summary"):
         page.goto(f"{server}{path}", wait_until="domcontentloaded")
         page.wait_for_timeout(600)  # the game's stream and the camera's status
         for text in page.evaluate(TEXT_NODES):
@@ -828,3 +828,34 @@ def test_the_german_pages_say_nothing_in_english(server, browser):
                 found[f"{path}: {text[:80]}"] = sorted(hits)
     context.close()
     assert found == {}
+
+
+def test_the_game_summary_shows_each_round_and_the_points_and_exports_the_record(server, page):
+    """#21: after a round, the summary page says who won what and the points so far, and the
+    whole record downloads as a file."""
+    import urllib.request
+
+    start_game(server, page, ["grey", "blue"])
+    place(page, "castrum", [4] * 8)
+    page.locator('#whose-turn[data-player="blue"]').wait_for()
+    place(page, "forum", [6])
+    page.locator("#next-round").wait_for(state="visible")
+    page.locator("#next-round").click()
+    page.locator(".round-result").first.wait_for()
+    page.locator("#to-summary").click()
+    row = page.locator('#rounds [data-round="1"]')
+    row.wait_for()
+    cells = row.locator("td").all_inner_texts()
+    assert cells[0] == "1" and "grey" in cells[2] and "blue" in cells[3]
+    page.locator("#scores article.result").nth(1).wait_for()
+    assert sorted(
+        page.locator("#scores article").evaluate_all("a => a.map(x => x.dataset.player)")
+    ) == [
+        "blue",
+        "grey",
+    ]
+    with urllib.request.urlopen(f"{server}/api/game/record?download=1", timeout=10) as res:
+        assert "attachment" in res.headers["Content-Disposition"]
+        record = json.loads(res.read())
+    assert record["players"] == ["grey", "blue"] and len(record["rounds"]) == 1
+    shot(page, "summary")

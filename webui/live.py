@@ -236,7 +236,10 @@ def record():
     snap = hub()
     if snap.session is None:
         return jsonify(InputError("game.none", "no game in progress").to_json()), 404
-    return jsonify(snap.session.record())
+    out = jsonify(snap.session.record())
+    if request.args.get("download"):  # the summary page's "download": a file to keep
+        out.headers["Content-Disposition"] = "attachment; filename=alea-game-record.json"
+    return out
 
 
 @live.get("/stream")

@@ -43,6 +43,12 @@ def game():
     return render_template("game.html", page="game", components=_components())
 
 
+@pages.get("/summary")
+def summary():
+    """The game so far: each round's winners and tiles, the points, the record to download."""
+    return render_template("summary.html", page="summary")
+
+
 @pages.get("/video.mjpg")
 def video():
     """MJPEG of the camera with zones and dice drawn; the latest frame is re-sent every half
