@@ -40,6 +40,8 @@ def test_check_illegal_is_200_with_rule(client):
     )
     assert res.status_code == 200
     assert res.get_json()["rule"] == "templum.absent"
+    # Beyond the contract's three keys, the reason's facts for a page in another language.
+    assert res.get_json()["params"] == {"player": "grey", "dice": [6], "players": 3}
 
 
 def test_round(client):

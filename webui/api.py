@@ -44,7 +44,9 @@ def _check(data: object) -> dict:
     from scanner.rules.io import parse_check
     from scanner.rules.placement import check
 
-    return check(*parse_check(data)).to_json()
+    verdict = check(*parse_check(data))
+    # The contract's answer, and for a page in another language the reason's facts (`params`).
+    return {**verdict.to_json(), **({"params": verdict.params} if verdict.params else {})}
 
 
 def _round(data: object) -> dict:

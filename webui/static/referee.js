@@ -95,7 +95,7 @@ document.getElementById("check").addEventListener("click", async () => {
     v.replaceChildren(el("div", { class: "verdict legal", "data-legal": "true" }, `✔ ${t("referee.legal")} `, ...pushed, " ", apply));
   } else {
     v.replaceChildren(el("div", { class: "verdict illegal", "data-legal": "false", "data-rule": out.rule },
-      `✘ ${t("referee.illegal")}: ${out.reason} `, el("code", {}, out.rule)));
+      `✘ ${t("referee.illegal")}: ${reasonText(out)} `, el("code", {}, out.rule)));
   }
 });
 document.getElementById("round").addEventListener("click", async () => {
