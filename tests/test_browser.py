@@ -598,9 +598,9 @@ class ReplayedCamera:
         import numpy as np
 
         self.images = {i: feed.frame(i) for i in scenes}
-        self.timeline, t = [], 0.0
+        self.begins, t = {}, 0.0  # scene → seconds from the start of the film
         for i in scenes:
-            self.timeline.append((t, i))
+            self.begins[i] = t
             t += hand_s if feed.scenes[i].hand else hold_s
         self.length, self.fps, self.at = t, fps, {}
         self.rng = np.random.default_rng(0)
@@ -610,8 +610,8 @@ class ReplayedCamera:
 
         start = time.time()
         while (now := time.time() - start) < self.length:
-            i = [s for t, s in self.timeline if t <= now][-1]
-            self.at.setdefault(i, start + dict((s, t) for t, s in self.timeline)[i])
+            i = max((s for s, t in self.begins.items() if t <= now), key=self.begins.get)
+            self.at.setdefault(i, start + self.begins[i])
             noise = self.rng.normal(0, 2.5, self.images[i].shape)
             yield np.clip(self.images[i] + noise, 0, 255).astype(np.uint8)
             time.sleep(max(0.0, 1 / self.fps - (time.time() - start - now)))
