@@ -859,3 +859,24 @@ def test_the_game_summary_shows_each_round_and_the_points_and_exports_the_record
         record = json.loads(res.read())
     assert record["players"] == ["grey", "blue"] and len(record["rounds"]) == 1
     shot(page, "summary")
+
+
+def test_the_history_shows_the_whole_game_on_request(server, page):
+    """#21: the Game page lists the latest 20 entries; one tap shows every entry of the game,
+    numbered within its round, and stays so as the game goes on."""
+    start_game(server, page, ["grey", "blue"])
+    bad = {"move": {"player": "grey", "building": "forum", "dice": [2, 4]}}
+    for _ in range(24):  # 24 entries: a flagged placement, tried again and again
+        post(server, "/api/game/place", bad)
+    page.wait_for_function(
+        "document.querySelector('#history li .entry-no')?.textContent.includes('24')"
+    )
+    assert page.locator("#history li").count() == 20
+    page.locator("#whole-history").click()
+    page.wait_for_function("document.querySelectorAll('#history li').length === 24")
+    numbers = page.locator("#history .entry-no").all_inner_texts()
+    assert numbers[0].strip() == "Round 1 · 24" and numbers[-1].strip() == "Round 1 · 1"
+    post(server, "/api/game/place", bad)
+    page.wait_for_function("document.querySelectorAll('#history li').length === 25")
+    page.locator("#whole-history").click()
+    page.wait_for_function("document.querySelectorAll('#history li').length === 20")

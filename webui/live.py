@@ -229,6 +229,16 @@ def inventory():
     return jsonify(snap.session.inventory())
 
 
+@live.get("/history")
+def history():
+    """Every entry of the game in progress (the game's summary carries only the latest 20)."""
+    snap = hub()
+    if snap.session is None:
+        return jsonify(InputError("game.none", "no game in progress").to_json()), 404
+    with snap.cond:
+        return jsonify({"log": list(snap.session.log)})
+
+
 @live.get("/record")
 def record():
     """The game's record as the final score needs it: per round the tiles laid out, the

@@ -153,13 +153,7 @@ function show(s) {
       el("b", {}, `? ${t("game.unclear")} `), (g.unclear.notes || []).join("; "), " ",
       el("button", { type: "button", class: "btn small", id: "take-as-seen", on: { click: () => send("take-as-seen") } }, t("game.take-as-seen"))));
   } else lost.replaceChildren();
-  document.getElementById("history").replaceChildren(...g.log.slice().reverse().map((e) =>
-    el("li", { "data-event": e.event, "data-kind": e.kind || "", "data-legal": String(e.legal) },
-      el("span", { class: "entry-no" }, `${t("game.round")} ${e.in_round} · ${e.n}  `),
-      e.move ? `${colourName(e.move.player)}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.kind === "unclear" || e.kind === "unsure" ? "?" : t(`event.${e.event}`)} `,
-      e.legal === false ? el("b", { class: "error" }, `✘ ${e.rule}`) : (e.legal ? "✔" : ""),
-      e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.map((p) => colourName(p)).join(", ")} · Castrum ${e.round.castrum.map((p) => colourName(p)).join(", ")} · Forum ${e.round.forum.map((p) => colourName(p)).join(", ")}`) : "",
-      (e.notes && e.notes.length) ? el("small", { class: "notes" }, ` — ${e.notes.join("; ")}`) : "")));
+  renderHistory(g.log);
   renderEntry();
   renderPicks(g);
   renderLayOut(g);
@@ -173,6 +167,30 @@ function show(s) {
     p === who && g.chips[p] > 0 ? el("button", { type: "button", class: "btn small", id: "spend-repete",
       on: { click: () => send("repete", { player: p }) } }, t("game.repete")) : "")));
 }
+
+// History: the latest entries come with every update; the whole game on request.
+let wholeGame = false;
+function historyItem(e) {
+  return el("li", { "data-event": e.event, "data-kind": e.kind || "", "data-legal": String(e.legal) },
+    el("span", { class: "entry-no" }, `${t("game.round")} ${e.in_round} · ${e.n}  `),
+    e.move ? `${colourName(e.move.player)}: ${e.move.building} ${e.move.dice.join("+")} ` : `${e.kind === "unclear" || e.kind === "unsure" ? "?" : t(`event.${e.event}`)} `,
+    e.legal === false ? el("b", { class: "error" }, `✘ ${e.rule}`) : (e.legal ? "✔" : ""),
+    e.round ? el("span", { class: "round-result" }, ` · Senatus ${e.round.senatus.map((p) => colourName(p)).join(", ")} · Castrum ${e.round.castrum.map((p) => colourName(p)).join(", ")} · Forum ${e.round.forum.map((p) => colourName(p)).join(", ")}`) : "",
+    (e.notes && e.notes.length) ? el("small", { class: "notes" }, ` — ${e.notes.join("; ")}`) : "");
+}
+async function renderHistory(latest) {
+  let log = latest;
+  if (wholeGame) {
+    const res = await fetch("/api/game/history");
+    if (res.ok) log = (await res.json()).log;
+  }
+  document.getElementById("history").replaceChildren(...log.slice().reverse().map(historyItem));
+  document.getElementById("whole-history").textContent = t(wholeGame ? "game.latest-history" : "game.whole-history");
+}
+document.getElementById("whole-history").addEventListener("click", () => {
+  wholeGame = !wholeGame;
+  if (snap && snap.game) renderHistory(snap.game.log);
+});
 
 // Tiles as players name them; what may be taken and in which order comes from the server.
 function tileText(kind, tile) {
