@@ -81,7 +81,7 @@ class Verdict:
 class Illegal(Exception):
     """Raised inside the building rules; `check` turns it into a Verdict. `params` are the
     facts the reason is made of (player, dice, building, counts), so that a page can say the
-    same sentence in its own language (webui/static/i18n.js, `reason.<rule id>`)."""
+    same sentence in its own language (webui/static/i18n.js, `REASONS`)."""
 
     def __init__(self, rule: str, reason: str, **params: object) -> None:
         super().__init__(reason)

@@ -30,6 +30,7 @@ from scanner.inputs import parse_json
 from scanner.vision.layout import Layout
 from scanner.vision.palette import Palette
 from scanner.vision.sheet import aruco_dictionary, board_to_pixels
+from scanner.vision.stability import LEVEL, changed_area
 
 SCHEMA = "alea.calibration/1"
 MIN_MARKERS = 2
@@ -399,7 +400,7 @@ class MarkerWatch:
     into the fit that way."""
 
     def __init__(
-        self, margin_px: int = 4, level: int = 20, share: float = 0.01, recheck: int = 10
+        self, margin_px: int = 4, level: int = LEVEL, share: float = 0.01, recheck: int = 10
     ) -> None:
         self.margin_px, self.level, self.share, self.recheck = margin_px, level, share, recheck
         self._patches: list[tuple[tuple[slice, slice], np.ndarray]] = []
@@ -426,8 +427,8 @@ class MarkerWatch:
         if not self._patches or self._size != (w, h) or self._trusted >= self.recheck:
             return False
         for where, before in self._patches:
-            moved = np.abs(self._gray(frame, where) - before) > self.level
-            if np.count_nonzero(moved) > self.share * moved.size:
+            now = self._gray(frame, where)
+            if changed_area(now, before, self.level) > self.share * before.size:
                 return False
         self._trusted += 1
         return True
