@@ -361,6 +361,7 @@ class Session:
             )
         return {
             "players": self.seating,
+            "over": self.game.over,
             "rounds": rounds,
             "chips_spent": dict(self.tiles.spent),
             "inventory": self.inventory(),

@@ -351,12 +351,15 @@ def test_live_page_on_the_demo_feed_shows_dice_appear(demo_server, page):
     shot(page, "live")
 
 
-@pytest.mark.parametrize("size", [{"width": 768, "height": 1024}, {"width": 1280, "height": 800}])
+@pytest.mark.parametrize(
+    "size",
+    [{"width": 768, "height": 1024}, {"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+)
 def test_pages_fit_portrait_and_landscape_tablets(server, browser, size):
     """Nothing wider than the screen (no sideways scrolling) and tap targets of 44 px."""
     context = browser.new_context(viewport=size, locale="en-US", has_touch=True)
     page = context.new_page()
-    for path in ("/", "/game", "/referee", "/final", "/calibrate"):
+    for path in ("/", "/game", "/referee", "/final", "/calibrate", "/summary"):
         page.goto(f"{server}{path}", wait_until="domcontentloaded")
         page.wait_for_timeout(200)
         wide = page.evaluate("document.documentElement.scrollWidth")
@@ -854,10 +857,20 @@ def test_the_game_summary_shows_each_round_and_the_points_and_exports_the_record
         "blue",
         "grey",
     ]
+    # One round of five: the one ahead "leads"; nobody is called the winner yet.
+    crowns = page.locator("#scores .crown").all_inner_texts()
+    assert crowns and all("Leading" in c for c in crowns)
     with urllib.request.urlopen(f"{server}/api/game/record?download=1", timeout=10) as res:
         assert "attachment" in res.headers["Content-Disposition"]
         record = json.loads(res.read())
     assert record["players"] == ["grey", "blue"] and len(record["rounds"]) == 1
+    assert record["over"] is False
+    phone = page.context.browser.new_context(viewport={"width": 390, "height": 844})
+    small = phone.new_page()
+    small.goto(f"{server}/summary")
+    small.locator('#rounds [data-round="1"]').wait_for()
+    assert small.evaluate("document.documentElement.scrollWidth") <= 390  # the table scrolls inside
+    phone.close()
     shot(page, "summary")
 
 

@@ -29,10 +29,13 @@ async function load() {
   const out = await scored.json();
   if (!scored.ok) { document.getElementById("scores").replaceChildren(el("p", { class: "error" }, out.error.message)); return; }
   const order = out.players.slice().sort((a, b) => b.total - a.total);
+  // Before a round is scored nobody leads; the crown says "winner" only once the last round is.
+  const ahead = (p) => rec.rounds.length > 0 && out.winners.includes(p);
+  const crown = t(rec.over ? "final.winner" : "summary.leading");
   document.getElementById("scores").replaceChildren(...order.map((s) => el("article", {
-    class: `result${out.winners.includes(s.player) ? " winner" : ""}`, "data-player": s.player },
+    class: `result${ahead(s.player) ? " winner" : ""}`, "data-player": s.player },
     el("h2", {}, el("span", { class: `chip c-${s.player}` }, `${SYMBOL[s.player]} ${colourName(s.player)}`),
-      out.winners.includes(s.player) ? el("span", { class: "crown" }, `♛ ${t("final.winner")}`) : "",
+      ahead(s.player) ? el("span", { class: "crown" }, `♛ ${crown}`) : "",
       el("span", { class: "total" }, String(s.total))))));
 }
 document.getElementById("print").addEventListener("click", () => window.print());
