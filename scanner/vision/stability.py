@@ -128,10 +128,24 @@ class Settled:
     frame: int
 
 
+# The English sentence of each of the Settler's message ids, for the video overlay and the
+# contract's "reason"; the pages say the same ids in their language (i18n.js, WHY).
+SAY = {
+    "camera.starting": "starting",
+    "camera.moving": "moving ({mm2} mm² changed)",
+    "camera.still": "still for {run} of {need} frames",
+    "camera.large": "something large on the board ({mm2} mm² changed since the last settled "
+    "board): a hand?",
+    "camera.voting": "still; waiting for the readings to agree",
+    "camera.settled": "settled",
+}
+
+
 class Settler:
     """Feed (rectified board, reading) per frame; get a settled reading when there is one.
 
-    `reason` says why the latest frame did not settle (for the UI's status line).
+    `why` says why the latest frame did not settle, as a message id and its facts (for the
+    UI's status line); `reason` is the same in English.
     """
 
     def __init__(
@@ -148,13 +162,16 @@ class Settler:
         self.px_per_mm = px_per_mm
         self.max_change_mm2 = max_change_mm2
         self.relearn_frames = relearn_frames
-        self.reason = "starting"
-        self.why: dict = {"id": "camera.starting"}  # the reason as a message id and its facts
+        self.why: dict = {"id": "camera.starting"}  # why, as a message id and its facts
         self.settled: Settled | None = None
         self._baseline: np.ndarray | None = None
         self._empty: np.ndarray | None = None
         self._big_still = 0
         self._frame = -1
+
+    @property
+    def reason(self) -> str:
+        return SAY[self.why["id"]].format(**self.why)
 
     def _looks_empty(self, now: np.ndarray) -> bool:
         """The board looks as it did when last seen bare (a round's dice were cleared away)."""
@@ -174,13 +191,10 @@ class Settler:
             self._big_still = 0
             s = self.stillness
             if s.motion_mm2 > s.max_motion_mm2:
-                self.reason = f"moving ({s.motion_mm2:.0f} mm² changed)"
                 self.why = {"id": "camera.moving", "mm2": round(s.motion_mm2)}
             elif s.still_run == 0:
-                self.reason = "starting"  # the first frame, or the board's size changed
-                self.why = {"id": "camera.starting"}
+                self.why = {"id": "camera.starting"}  # the first frame, or a new board size
             else:
-                self.reason = f"still for {s.still_run} of {s.frames} frames"
                 self.why = {"id": "camera.still", "run": s.still_run, "need": s.frames}
             return None
         now = self.stillness.last
@@ -190,22 +204,16 @@ class Settler:
                 self._big_still += 1
                 if self._big_still < self.relearn_frames:
                     self.vote.clear()
-                    self.reason = (
-                        f"something large on the board ({change:.0f} mm² changed since the "
-                        "last settled board): a hand?"
-                    )
                     self.why = {"id": "camera.large", "mm2": round(change)}
                     return None
         winner = self.vote.add(reading() if callable(reading) else reading)
         if winner is None:
-            self.reason = "still; waiting for the readings to agree"
             self.why = {"id": "camera.voting"}
             return None
         self._baseline = now
         if getattr(winner, "dice", None) == []:
             self._empty = now  # the bare board: clearing it at a round's end is no hand
         self._big_still = 0
-        self.reason = "settled"
         self.why = {"id": "camera.settled"}
         if self.settled is None or reading_key(self.settled.reading) != reading_key(winner):
             self.settled = Settled(winner, self._frame)
