@@ -103,3 +103,37 @@ def test_forget_makes_the_next_read_full(settled):
     reread.forget()
     reread(board(DICE, rng))
     assert reread.mode == "full" and det.pixels == whole
+
+
+def test_a_stillness_lends_its_coarse_board_and_the_reads_are_the_same(monkeypatch):
+    """In the live loop the settler has just made the frame's coarse board: the rereader takes
+    it instead of making it again, and reads exactly what it reads alone."""
+    from scanner.vision import reread as reread_module
+    from scanner.vision import stability
+
+    made = []
+    real = stability.coarse
+
+    def counting(img, ppm):
+        made.append(img.shape)
+        return real(img, ppm)
+
+    monkeypatch.setattr(stability, "coarse", counting)
+    monkeypatch.setattr(reread_module, "coarse", counting)
+    rng = np.random.default_rng(5)
+    frames = [board(DICE, rng), board(DICE, rng), board(DICE + [(150, 180, "yellow", 4)], rng)]
+    still = stability.Stillness(PPM)
+    lent, alone = Rereader(Counting(), PPM, stillness=still), Rereader(Counting(), PPM)
+    for img in frames:
+        made.clear()
+        still.update(img)
+        a, b = lent(img), alone(img)
+        assert key(a) == key(b) and lent.mode == alone.mode
+        lent.settle(img, a)
+        alone.settle(img, b)
+        assert len(made) == 3  # the stillness's one, and the lone rereader's two
+    assert lent.mode == "crops"
+    # An image the stillness has not seen is made afresh, never mistaken for the last one.
+    made.clear()
+    lent(board(DICE, rng))
+    assert len(made) == 1

@@ -48,10 +48,10 @@ class LiveBoard:
     ) -> None:
         self.layout = layout
         self.detect = detect
-        self.rereader = Rereader(detect, layout.px_per_mm)
         self.players = players
         self.calibrator = Calibrator(layout, lens, initial)
         self.settler = settler or Settler(layout.px_per_mm)
+        self.rereader = Rereader(detect, layout.px_per_mm, stillness=self.settler.stillness)
         self.settled: BoardReading | None = None
         self._palette = palette
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from scanner.vision.board import Detection
 from scanner.vision.scan import Detect
-from scanner.vision.stability import DIE_AREA_MM2, LEVEL, coarse
+from scanner.vision.stability import DIE_AREA_MM2, LEVEL, Stillness, coarse
 
 # Changed spots smaller than this are sensor noise or a speck, not a die (a die is 256 mm²).
 MIN_SPOT_MM2 = DIE_AREA_MM2 / 16
@@ -120,9 +120,18 @@ class Rereader:
     `mode` says what the last call did: "full", "crops" (with `crops`, the regions read) or
     "same" (nothing changed: the settled dice, no detector)."""
 
-    def __init__(self, detect: Detect, px_per_mm: float, max_crop_share: float = MAX_CROP_SHARE):
+    def __init__(
+        self,
+        detect: Detect,
+        px_per_mm: float,
+        max_crop_share: float = MAX_CROP_SHARE,
+        stillness: Stillness | None = None,
+    ):
+        """`stillness`, when the frames also go through one (the live loop's settler), lends
+        its coarse board of the frame, so it is not made twice."""
         self.detect = detect
         self.px_per_mm = px_per_mm
+        self.stillness = stillness
         self.max_crop_share = max_crop_share
         self.mode = "full"
         self.crops: list[Region] = []
@@ -132,15 +141,20 @@ class Rereader:
     def settle(self, board_image: np.ndarray, dice: Iterable[Detection]) -> None:
         """The board now settled and its dice (rectified-board pixels): the next reads are
         measured against it."""
-        self._board = coarse(board_image, self.px_per_mm)
+        self._board = self._coarse(board_image)
         self._dice = list(dice)
 
     def forget(self) -> None:
         """No settled board (the layout or the camera changed): the next read is full."""
         self._board, self._dice = None, []
 
+    def _coarse(self, board_image: np.ndarray) -> np.ndarray:
+        if self.stillness is not None:
+            return self.stillness.coarse(board_image)
+        return coarse(board_image, self.px_per_mm)
+
     def __call__(self, board_image: np.ndarray) -> list[Detection]:
-        now = coarse(board_image, self.px_per_mm)
+        now = self._coarse(board_image)
         if self._board is None or self._board.shape != now.shape:
             return self._full(board_image)
         spots = changed_spots(self._board, now, self.px_per_mm)

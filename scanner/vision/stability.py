@@ -65,11 +65,12 @@ class Stillness:
         self.max_motion_mm2 = max_motion_mm2
         self.motion_mm2 = 0.0
         self._previous: np.ndarray | None = None
+        self._source: np.ndarray | None = None  # the board image `last` was made from
         self._still_run = 0
 
     def update(self, board_image: np.ndarray) -> bool:
         now = coarse(board_image, self.px_per_mm)
-        prev, self._previous = self._previous, now
+        prev, self._previous, self._source = self._previous, now, board_image
         if prev is None or prev.shape != now.shape:
             self._still_run = 0
             self.motion_mm2 = 0.0
@@ -86,6 +87,13 @@ class Stillness:
     @property
     def last(self) -> np.ndarray | None:
         return self._previous
+
+    def coarse(self, board_image: np.ndarray) -> np.ndarray:
+        """`coarse(board_image)`, made once: the last frame's when it is that very image
+        (the rereader reads the frame the settler has just looked at)."""
+        if board_image is self._source and self._previous is not None:
+            return self._previous
+        return coarse(board_image, self.px_per_mm)
 
 
 class DiceVote:
