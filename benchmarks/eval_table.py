@@ -1,6 +1,7 @@
 """Whole-pipeline figures on held-out synthetic table frames: photo → board state.
 
     python benchmarks/eval_table.py [--frames 200] [--seed 9000] [--imgsz 0]
+        [--model M] [--board-px-per-mm S]
 
 Each frame is a mid-game board state from a random simulated game (2–5 players), drawn with a
 random camera pose, light and sensor (scanner.synth.table), never seen in training (its seeds
@@ -54,11 +55,23 @@ def comparable(state) -> dict:
     return data
 
 
-def evaluate(frames: int, seed: int, imgsz: int = 0, model: str | None = None) -> dict:
-    from scanner.vision.models import load_detector
+def evaluate(
+    frames: int,
+    seed: int,
+    imgsz: int = 0,
+    model: str | None = None,
+    board_px_per_mm: float | None = None,
+) -> dict:
+    from scanner.vision.models import BOARD_MODEL, load_detector
 
-    detect = load_detector(model, imgsz)
     layout = default_layout()
+    if board_px_per_mm is None:
+        detect = load_detector(model, imgsz, layout.px_per_mm)
+    else:
+        from scanner.vision.detect import DiceDetector
+
+        factor = board_px_per_mm / layout.px_per_mm
+        detect = DiceDetector(model or BOARD_MODEL, imgsz=0, factor=factor)
     exact, dice_total, dice_wrong, times, failures = 0, 0, 0, [], []
     for i, truth in enumerate(tqdm(held_out_states(frames, seed), desc="frames", disable=None)):
         frame = render_table(truth, seed + 100_000 + i)
@@ -92,6 +105,8 @@ def evaluate(frames: int, seed: int, imgsz: int = 0, model: str | None = None) -
         "median_ms_per_frame": round(statistics.median(times), 1),
         "p95_ms_per_frame": round(sorted(times)[int(0.95 * (len(times) - 1))], 1),
         "imgsz": imgsz,
+        "detector": str(getattr(detect, "model", None)),
+        "board_scale": getattr(detect, "factor", None),
         "failures": failures,
     }
 
@@ -107,5 +122,11 @@ if __name__ == "__main__":
         help="detector input long side for the rectified board (0: the board's own scale)",
     )
     ap.add_argument("--model", default=None)
+    ap.add_argument(
+        "--board-px-per-mm",
+        type=float,
+        default=None,
+        help="run --model (default the board detector) on the board shrunk to this scale",
+    )
     a = ap.parse_args()
-    print(json.dumps(evaluate(a.frames, a.seed, a.imgsz, a.model), indent=1))
+    print(json.dumps(evaluate(a.frames, a.seed, a.imgsz, a.model, a.board_px_per_mm), indent=1))

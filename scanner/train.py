@@ -60,7 +60,8 @@ def real_tiles(
     seed: int = 0,
     min_visible: float = 0.6,
 ) -> int:
-    """Crop `per_photo` size×size tiles from each photo at native scale, with clipped labels.
+    """Crop `per_photo` size×size tiles from each photo at native scale, with clipped labels
+    (a photo narrower or lower than `size` gives tiles as wide or high as it is).
 
     Each crop is the best of 25 random positions, the one cutting the fewest dice; dice at least
     `min_visible` inside are kept (clipped box), smaller slivers are dropped. Returns tile count.
@@ -82,12 +83,13 @@ def real_tiles(
             ],
             1,
         )
+        tw, th = min(size, w), min(size, h)  # a photo smaller than a tile is one tile
         for k in range(per_photo):
             best = None
             for _ in range(25):
-                x, y = int(rng.integers(0, w - size + 1)), int(rng.integers(0, h - size + 1))
-                ix0, iy0 = np.clip(boxes[:, 0], x, x + size), np.clip(boxes[:, 1], y, y + size)
-                ix1, iy1 = np.clip(boxes[:, 2], x, x + size), np.clip(boxes[:, 3], y, y + size)
+                x, y = int(rng.integers(0, w - tw + 1)), int(rng.integers(0, h - th + 1))
+                ix0, iy0 = np.clip(boxes[:, 0], x, x + tw), np.clip(boxes[:, 1], y, y + th)
+                ix1, iy1 = np.clip(boxes[:, 2], x, x + tw), np.clip(boxes[:, 3], y, y + th)
                 inter = (ix1 - ix0) * (iy1 - iy0)
                 area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
                 frac = inter / np.maximum(area, 1e-6)
@@ -98,13 +100,13 @@ def real_tiles(
             _, x, y, frac, (ix0, iy0, ix1, iy1) = best
             lines = []
             for i in np.flatnonzero(frac >= min_visible):
-                cx, cy = ((ix0[i] + ix1[i]) / 2 - x) / size, ((iy0[i] + iy1[i]) / 2 - y) / size
-                bw, bh = (ix1[i] - ix0[i]) / size, (iy1[i] - iy0[i]) / size
+                cx, cy = ((ix0[i] + ix1[i]) / 2 - x) / tw, ((iy0[i] + iy1[i]) / 2 - y) / th
+                bw, bh = (ix1[i] - ix0[i]) / tw, (iy1[i] - iy0[i]) / th
                 lines.append(f"{int(lab[i, 0])} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
             name = f"{photo.stem}_t{k}"
             cv2.imwrite(
                 str(out / "images" / split / f"{name}.jpg"),
-                img[y : y + size, x : x + size],
+                img[y : y + th, x : x + tw],
                 [cv2.IMWRITE_JPEG_QUALITY, 95],
             )
             (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n")
@@ -142,6 +144,99 @@ def prepare(
             fit, held = photos[: len(photos) - real_val_photos], photos[-real_val_photos:]
             real_tiles(real_dir, real, "train", fit, real_per_photo, size, seed)
             real_tiles(real_dir, real, "val", held, 2, size, seed + 1)
+        train_list.append(str((real / "images" / "train").resolve()))
+        val_list.append(str((real / "images" / "val").resolve()))
+    return write_yaml(out, {"train": train_list, "val": val_list})
+
+
+def teacher_boxes(detector):
+    """`label_boxes` for `write_board_tiles`: each true die's box as `detector` (one that reads
+    the board at its own scale) proposes it, the proposal overlapping it most (IoU ≥ 0.3), else
+    the true box grown by the margin the detector's boxes have on that board (median). A
+    detector taught these boxes at a smaller scale gives the face reader the crops it learnt
+    from."""
+    from scanner.vision.evaluate import iou_matrix
+
+    def label(board: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        found = detector.propose(board)
+        if not len(boxes) or not len(found):
+            return boxes
+        overlap = iou_matrix(boxes, found)
+        best = overlap.argmax(1)
+        hit = overlap[np.arange(len(boxes)), best] >= 0.3
+        out = boxes.copy()
+        out[hit] = found[best[hit]]
+        if hit.any() and not hit.all():
+            out[~hit] += np.median(found[best[hit]] - boxes[hit], axis=0)
+        return out
+
+    return label
+
+
+def shrunk_photos(
+    src: Path, out: Path, photos: list[Path], factors: tuple[float, float], seed: int
+):
+    """Copies of real photos shrunk by a factor drawn in `factors` (area interpolation, labels
+    unchanged: YOLO labels are fractions of the image), so real dice come in at the size a
+    board detector sees them; returns the new photos."""
+    rng = np.random.default_rng(seed)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    made = []
+    for photo in photos:
+        img = cv2.imread(str(photo))
+        f = rng.uniform(*factors)
+        small = cv2.resize(
+            img, (round(img.shape[1] * f), round(img.shape[0] * f)), interpolation=cv2.INTER_AREA
+        )
+        dest = out / "images" / photo.name
+        cv2.imwrite(str(dest), small, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        label = src / "labels" / (photo.stem + ".txt")
+        if label.exists():
+            shutil.copy(label, out / "labels" / label.name)
+        made.append(dest)
+    return made
+
+
+def prepare_board(
+    out: Path,
+    detector,
+    boards: int,
+    val_boards: int,
+    seed: int,
+    real_dir: Path | None,
+    real_per_photo: int,
+    px_per_mm: tuple[float, float],
+    real_val_photos: int = 20,
+    size: int = 320,
+) -> Path:
+    """Data for a detector of the rectified board at a smaller scale than it is rectified at:
+    board tiles shrunk to `px_per_mm` with the boxes `detector` draws at full scale
+    (`teacher_boxes`), and real photos shrunk so their dice are as small (train split only;
+    the last `real_val_photos` are validation). Returns the data YAML."""
+    from scanner.synth.dataset import write_yaml
+    from scanner.synth.table import write_board_tiles
+    from scanner.vision.layout import default_layout
+
+    label = teacher_boxes(detector)
+    for split, n, s in (("train", boards, seed), ("val", val_boards, seed + 1)):
+        if not (out / "board" / split / "labels").exists():
+            write_board_tiles(
+                out / "board" / split, n, s, size, px_per_mm=px_per_mm, label_boxes=label
+            )
+    train_list = [str((out / "board" / "train" / "images").resolve())]
+    val_list = [str((out / "board" / "val" / "images").resolve())]
+    if real_dir is not None:
+        real = out / "real"
+        if not (real / "images" / "train").exists():
+            photos = sorted((real_dir / "images").glob("*.jpg"))
+            # The real dice are ~30–53 px in 640 px photos; the board's at px/mm are 16 mm.
+            die_mm = default_layout().die_size
+            factors = (px_per_mm[0] * die_mm / 42, px_per_mm[1] * die_mm / 42)
+            small = shrunk_photos(real_dir, out / "real_small", photos, factors, seed)
+            fit, held = small[: len(small) - real_val_photos], small[-real_val_photos:]
+            real_tiles(out / "real_small", real, "train", fit, real_per_photo, size, seed)
+            real_tiles(out / "real_small", real, "val", held, 2, size, seed + 1)
         train_list.append(str((real / "images" / "train").resolve()))
         val_list.append(str((real / "images" / "val").resolve()))
     return write_yaml(out, {"train": train_list, "val": val_list})

@@ -86,6 +86,14 @@ def test_letterbox_round_trip(shape, imgsz):
     assert 0 <= nx <= out.shape[1] and 0 <= ny <= out.shape[0]
 
 
+def test_letterbox_by_a_factor_scales_every_size_alike():
+    """A board detector shrinks the whole board and a small crop of it by the same factor."""
+    for shape in ((896, 1280), (90, 70)):
+        out, scale, px, py = letterbox(np.zeros((*shape, 3), np.uint8), 640, factor=0.5)
+        assert scale == 0.5 and out.shape[0] % 32 == 0 and out.shape[1] % 32 == 0
+        assert out.shape[0] - 2 * py in (round(shape[0] / 2), round(shape[0] / 2) + 1)
+
+
 def test_letterbox_1280x720_is_rect():
     out, scale, px, py = letterbox(np.zeros((720, 1280, 3), np.uint8), 640)
     assert out.shape[:2] == (384, 640) and scale == 0.5 and px == 0 and py == 12
@@ -187,3 +195,38 @@ def test_boxes_are_in_original_pixels(detector):
     assert len(a) == len(b)
     if len(a):
         assert np.allclose(np.sort(b.xyxy.ravel()), np.sort(a.xyxy.ravel() * 2), atol=4)
+
+
+def test_the_board_detector_is_picked_with_its_scale_and_boxes_come_back_in_board_pixels(
+    tmp_path, monkeypatch
+):
+    """With a board detector shipped, the board read runs it on the board shrunk to the scale
+    it learnt (its models/board.json), and its boxes are the board's pixels."""
+    import json
+
+    from scanner.synth.table import mid_game_states, render_table
+    from scanner.vision import models
+    from scanner.vision.calibrate import calibrate
+    from scanner.vision.evaluate import iou_matrix
+    from scanner.vision.layout import default_layout
+
+    scale = tmp_path / "board.json"
+    scale.write_text(json.dumps({"px_per_mm": 2.0}))
+    monkeypatch.setattr(models, "BOARD_MODEL", DEFAULT_MODEL)  # any detector will do
+    monkeypatch.setattr(models, "BOARD_SCALE", scale)
+    models._shipped.cache_clear()
+    try:
+        board_detector = models.load_detector(None, 0, 3.0)
+        assert board_detector.factor == pytest.approx(2 / 3)
+        assert models.load_detector(None, 0, 4.0).factor == pytest.approx(0.5)
+        assert models.load_detector(None, 640).factor is None  # photos: not the board's
+    finally:
+        models._shipped.cache_clear()
+    lay = default_layout()
+    st = next(iter(mid_game_states(3, lay)))
+    frame = render_table(st, (3, 0), lay)
+    board = calibrate(frame.image, lay).rectify(frame.image)
+    full = DiceDetector(DEFAULT_MODEL, imgsz=0, reader=False).candidates(board)[0]
+    shrunk = board_detector.candidates(board)[0]
+    assert len(full) >= 4 and len(shrunk) == len(full)
+    assert (iou_matrix(full, shrunk).max(1) > 0.6).all()

@@ -38,9 +38,10 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--real-per-photo", type=int, default=6)
     p.add_argument(
         "--stage",
-        choices=("all", "detector", "int8", "face"),
+        choices=("all", "detector", "int8", "board", "face"),
         default="all",
-        help="train the detector, quantize it, train the face reader, or all (default)",
+        help="train the detector, quantize it, teach a board detector at a smaller scale, "
+        "train the face reader, or all (default)",
     )
     p.add_argument(
         "--int8-out",
@@ -60,6 +61,29 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default="dice", help="run name under runs/detect/")
     p.add_argument("--out", default=str(REPO / "models" / "dice.onnx"))
     p.add_argument("--resume", action="store_true", help="continue runs/detect/NAME/last.pt")
+    board = p.add_argument_group(
+        "board detector: the detector at --out, fine-tuned to read the rectified board shrunk"
+    )
+    board.add_argument(
+        "--board-dir",
+        default=str(REPO / "datasets" / "generated" / "board"),
+        help="where its board tiles and shrunk real photos are written",
+    )
+    board.add_argument(
+        "--board-px-per-mm",
+        type=float,
+        nargs=2,
+        default=(1.4, 2.1),
+        metavar=("LOW", "HIGH"),
+        help="the scales it learns the board at (the board is rectified at 3 px/mm)",
+    )
+    board.add_argument("--board-n", type=int, default=300, help="rendered boards, 4 tiles each")
+    board.add_argument("--board-val", type=int, default=40, help="validation boards")
+    board.add_argument("--board-seed", type=int, default=11)
+    board.add_argument("--board-epochs", type=int, default=7)
+    board.add_argument("--board-lr0", type=float, default=0.002)
+    board.add_argument("--board-name", default="board", help="run name under runs/detect/")
+    board.add_argument("--board-out", default=str(REPO / "models" / "board.onnx"))
     face = p.add_argument_group("face reader (scanner.vision.face)")
     face.add_argument(
         "--face-dir",
@@ -108,13 +132,23 @@ def run(args: argparse.Namespace) -> int:
         "face_val": 1,
         "face_epochs": 1,
         "face_hard_n": 0,
+        "board_n": 1,
+        "board_val": 1,
+        "board_epochs": 1,
     }
     for name, low in least.items():
         if getattr(args, name) < low:
             option = "--" + name.replace("_", "-")
             raise InputError("train.bad-option", f"{option} must be {low} or more", f"$.{name}")
-    if not args.lr0 > 0:
-        raise InputError("train.bad-option", "--lr0 must be above 0", "$.lr0")
+    low, high = args.board_px_per_mm
+    if not 0.5 <= low <= high <= 3.0:
+        raise InputError(
+            "train.bad-option",
+            "--board-px-per-mm needs 0.5 <= LOW <= HIGH <= 3",
+            "$.board_px_per_mm",
+        )
+    if not args.lr0 > 0 or not args.board_lr0 > 0:
+        raise InputError("train.bad-option", "--lr0 and --board-lr0 must be above 0", "$.lr0")
     if args.stage != "int8":
         try:
             import ultralytics  # noqa: F401
@@ -159,6 +193,40 @@ def run(args: argparse.Namespace) -> int:
         blobs = calibration_images(detector, real_dir=real)
         int8 = quantize_detector(args.out, Path(args.int8_out), blobs, float_nodes(args.out))
         result.update(int8_onnx=str(int8))
+    if args.stage in ("all", "board"):
+        from scanner.train import export_onnx, prepare_board, train
+        from scanner.vision.detect import DiceDetector
+
+        if not Path(args.out).is_file():
+            raise InputError("model.not-found", f"no detector at {args.out} to teach from", "$.out")
+        # The board detector starts from the detector's weights and learns its boxes.
+        teacher = DiceDetector(args.out, imgsz=0, reader=False, colors=False)
+        data = prepare_board(
+            Path(args.board_dir),
+            teacher,
+            args.board_n,
+            args.board_val,
+            args.board_seed,
+            real,
+            args.real_per_photo,
+            (low, high),
+            size=args.imgsz,
+        )
+        best = train(
+            data,
+            str(Path(args.out).with_suffix(".pt")),
+            args.board_epochs,
+            args.imgsz,
+            args.batch,
+            args.board_name,
+            args.workers,
+            args.resume,
+            args.board_seed,
+            lr0=args.board_lr0,
+        )
+        result.update(
+            board_weights=str(best), board_onnx=str(export_onnx(best, Path(args.board_out)))
+        )
     if args.stage in ("all", "face"):
         from scanner import face_train
         from scanner.vision.detect import DiceDetector

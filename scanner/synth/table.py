@@ -410,11 +410,23 @@ def mid_game_states(seed: int, layout: Layout | None = None) -> Iterator[BoardSt
 
 
 def write_board_tiles(
-    out, boards: int, seed: int, tile: int = 320, per_board: int = 4, layout: Layout | None = None
+    out,
+    boards: int,
+    seed: int,
+    tile: int = 320,
+    per_board: int = 4,
+    layout: Layout | None = None,
+    px_per_mm: tuple[float, float] | None = None,
+    label_boxes=None,
 ) -> int:
-    """A YOLO dataset of the rectified board as the scanner sees it (dice at the layout's
-    px/mm, class = pips − 1), cut into `tile`-pixel squares at native scale. Boards come from
-    mid-game states of random games, under random cameras and light. Returns the tile count."""
+    """A YOLO dataset of the rectified board as the scanner sees it (class = pips − 1), cut
+    into `tile`-pixel squares. Boards come from mid-game states of random games, under random
+    cameras and light. The board is rectified at the layout's px/mm, as the scanner does; with
+    `px_per_mm` (low, high) each board is then shrunk to a scale drawn in that range, as the
+    detector's letterbox shrinks it (area interpolation), so a detector can learn the board at
+    a cheaper scale. `label_boxes(board, boxes)`, when given, turns the dice's true boxes on the
+    rectified board into the boxes to teach (for example those a detector that reads the board
+    well draws, so a new one learns the same boxes). Returns the tile count."""
     from pathlib import Path
 
     from scanner.vision.calibrate import calibrate
@@ -432,6 +444,13 @@ def write_board_tiles(
         cal = calibrate(frame.image, layout)
         board = cal.rectify(frame.image)
         boxes = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))
+        if label_boxes is not None:
+            boxes = label_boxes(board, boxes)
+        if px_per_mm is not None:
+            f = rng.uniform(*px_per_mm) / layout.px_per_mm
+            h0, w0 = board.shape[:2]
+            board = cv2.resize(board, (round(w0 * f), round(h0 * f)), interpolation=cv2.INTER_AREA)
+            boxes = boxes * np.tile([board.shape[1] / w0, board.shape[0] / h0], 2)
         values = [d.value for d in frame.dice]
         h, w = board.shape[:2]
         for _ in range(per_board):

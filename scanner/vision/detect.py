@@ -66,14 +66,16 @@ def to_bgr8(img: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(img)
 
 
-def letterbox(img: np.ndarray, imgsz: int, stride: int = 32) -> tuple[np.ndarray, float, int, int]:
-    """Scale the long side to `imgsz` (0: keep the scale), pad to a multiple of `stride` with
-    grey (114), keeping the aspect.
+def letterbox(
+    img: np.ndarray, imgsz: int, stride: int = 32, factor: float | None = None
+) -> tuple[np.ndarray, float, int, int]:
+    """Scale the long side to `imgsz` (0: keep the scale), or by `factor` whatever the size,
+    pad to a multiple of `stride` with grey (114), keeping the aspect.
 
     Returns (padded image, scale, pad_x, pad_y); original = (net - pad) / scale.
     """
     h, w = img.shape[:2]
-    scale = imgsz / max(h, w) if imgsz > 0 else 1.0
+    scale = factor if factor else imgsz / max(h, w) if imgsz > 0 else 1.0
     nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
     resized = (
         cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
@@ -162,15 +164,20 @@ class DiceDetector:
         threads: int | None = None,
         colors: bool = True,
         reader: str | os.PathLike | None | bool = True,
+        factor: float | None = None,
     ) -> None:
+        """`factor`, when given, scales every image by it instead of to `imgsz`: a detector
+        that learnt the board at a smaller scale than it is rectified at (load_detector)."""
         from scanner.vision.runtime import open_session
 
+        self.model = Path(model)
         self.session = open_session(model, threads, "detector model")
         self.input_name = self.session.get_inputs()[0].name
         shape = self.session.get_inputs()[0].shape
         # A model exported with a fixed size dictates it; a dynamic one takes any multiple of 32.
         self.fixed = isinstance(shape[2], int) and isinstance(shape[3], int)
         self.imgsz = int(shape[3]) if self.fixed else imgsz
+        self.factor = None if self.fixed else factor
         self.iou = iou
         # The face reader (scanner.vision.face), when shipped, has the last word on every box.
         # `reader=True`: the shipped one if it is there; a path: that one, which must load.
@@ -207,7 +214,7 @@ class DiceDetector:
                 value=(114, 114, 114),
             )
         else:
-            boxed, scale, px, py = letterbox(img, self.imgsz)
+            boxed, scale, px, py = letterbox(img, self.imgsz, factor=self.factor)
         blob = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None]
         return np.ascontiguousarray(blob, dtype=np.float32) / 255.0, scale, px, py
 

@@ -6,31 +6,43 @@ pass a fake detector), so it is imported only when a detector is asked for.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
 from scanner.errors import InputError
 
+MODELS = Path(__file__).resolve().parents[2] / "models"
+# The board detector (`alea train --stage board`) and the scale it reads the board at, chosen
+# on validation boards (models/MODEL_CARD.md).
+BOARD_MODEL = MODELS / "board.onnx"
+BOARD_SCALE = MODELS / "board.json"
 
-def load_detector(model: str | None, imgsz: int = 0):
+
+def load_detector(model: str | None, imgsz: int = 0, px_per_mm: float = 3.0):
     """The real detector for the rectified board, a `Detect` (called with an image; its
     `within` reads parts of one, `scanner.vision.reread`); InputError
-    `model.missing` when there is none. `imgsz=0` runs the network at the board's own scale,
-    the scale it was trained at (`benchmarks/eval_table.py` shows what shrinking costs).
+    `model.missing` when there is none. `imgsz=0` reads the board at its own scale
+    (`px_per_mm`, the layout's): with the shipped models, the board detector when there is
+    one, which shrinks the board to the scale it learnt (cheaper than the detector's full-scale
+    read, and as right on validation boards), else the detector at full scale.
     The shipped model (`model` None) is opened once per process and shared: a server's camera
     loop and its `/api/scan` use one copy (the detector holds no state between calls, and
     onnxruntime sessions may run from several threads)."""
     if model is None:
-        return _shipped(imgsz)
+        return _shipped(imgsz, px_per_mm)
     return _open(model, imgsz)
 
 
 @cache
-def _shipped(imgsz: int):
+def _shipped(imgsz: int, px_per_mm: float):
+    if imgsz == 0 and BOARD_MODEL.is_file() and BOARD_SCALE.is_file():
+        learnt = float(json.loads(BOARD_SCALE.read_text())["px_per_mm"])
+        return _open(str(BOARD_MODEL), 0, learnt / px_per_mm)
     return _open(None, imgsz)
 
 
-def _open(model: str | None, imgsz: int):
+def _open(model: str | None, imgsz: int, factor: float | None = None):
     try:
         from scanner.vision import detect as detect_module
     except ImportError as exc:
@@ -40,7 +52,9 @@ def _open(model: str | None, imgsz: int):
     if model is not None and not Path(model).is_file():
         raise InputError("model.missing", f"no detector model at {model}", "$.model")
     try:
-        detector = detect_module.DiceDetector(model or detect_module.DEFAULT_MODEL, imgsz=imgsz)
+        detector = detect_module.DiceDetector(
+            model or detect_module.DEFAULT_MODEL, imgsz=imgsz, factor=factor
+        )
     except InputError as err:
         code = "model.missing" if err.code == "model.not-found" else "model.unloadable"
         raise InputError(code, err.message, "$.model") from None
