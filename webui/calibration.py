@@ -10,7 +10,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from scanner.errors import InputError
 from scanner.store import write_json
-from webui.pin import pin_refusal
+from webui.pin import pin_required
 
 calibration = Blueprint("calibration", __name__)
 SHEETS = Path(__file__).resolve().parents[1] / "calibration"
@@ -57,14 +57,12 @@ def get_layout():
 
 
 @calibration.post("/api/layout")
+@pin_required
 def save_layout():
     """Validate and save an edited layout (PIN); the camera loop uses it from the next frame."""
     from scanner.vision.layout import Layout
     from webui.table import layout_path
 
-    refused = pin_refusal()
-    if refused is not None:
-        return refused
     try:
         from scanner.inputs import parse_json
 
@@ -85,6 +83,7 @@ def get_palette():
 
 
 @calibration.post("/api/palette")
+@pin_required
 def take_palette():
     """Learn the dice colours from the dice on the sheet's swatch squares in the camera's latest
     frame (PIN), or forget them with {"forget": true}; kept in the data folder's palette.json."""
@@ -92,9 +91,6 @@ def take_palette():
     from scanner.rules.state import expect_object
     from webui.table import palette_path
 
-    refused = pin_refusal()
-    if refused is not None:
-        return refused
     loop = _loop()
     try:
         body = expect_object(parse_json(request.get_data(cache=True) or b"{}"), "$", ("forget",))

@@ -19,7 +19,7 @@ from scanner.errors import InputError
 from scanner.inputs import parse_json
 from scanner.session import Session
 from scanner.store import GameStore, remove_store
-from webui.pin import pin_refusal
+from webui.pin import pin_required
 from webui.streams import gated
 
 live = Blueprint("live", __name__, url_prefix="/api/game")
@@ -114,10 +114,8 @@ def changing(action: Callable[[dict], object]):
     """A PIN-protected POST view: 403 without the PIN (429 after too many wrong ones), 400 with
     the error object on bad input, else the game's new summary."""
 
+    @pin_required
     def view():
-        refused = pin_refusal()
-        if refused is not None:
-            return refused
         try:
             result = action(body())
         except InputError as err:

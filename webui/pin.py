@@ -5,6 +5,7 @@ each further wrong one before it may try again. A right PIN clears the client's 
 
 from __future__ import annotations
 
+import functools
 import hmac
 import threading
 import time
@@ -82,3 +83,14 @@ def pin_refusal() -> tuple[Response, int] | None:
     if right:
         return None
     return jsonify(InputError("auth.pin", "this needs the game PIN").to_json()), 403
+
+
+def pin_required(view):
+    """A view that answers `pin_refusal()` instead of running when the PIN is missing or wrong."""
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        refused = pin_refusal()
+        return refused if refused is not None else view(*args, **kwargs)
+
+    return guarded
