@@ -29,6 +29,18 @@ IMAGE_ROUTES = ("/api/scan",)
 REFRESH_S = 10.0  # an address the machine gained (DHCP, a new network) is found this soon
 
 
+def lan_address() -> str | None:
+    """The address of the default route, the one tablets on the same network reach this
+    machine at; None without a network. No packet is sent: connecting a UDP socket only picks
+    the route."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            return s.getsockname()[0]
+    except OSError:
+        return None
+
+
 def own_addresses() -> set[str]:
     """This machine's addresses and names, as far as the standard library can tell without a
     packet sent: its host names, what they resolve to, the address of its default route and,
@@ -39,12 +51,9 @@ def own_addresses() -> set[str]:
         names.add(name.lower())
         with contextlib.suppress(OSError):
             names.update(str(info[4][0]) for info in socket.getaddrinfo(name, None))
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the route
-            names.add(s.getsockname()[0])
-    except OSError:
-        pass
+    lan = lan_address()
+    if lan is not None:
+        names.add(lan)
     names.update(_linux_interface_addresses())
     return {n.split("%")[0].lower() for n in names}
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
 from pathlib import Path
 
@@ -39,16 +38,6 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
         default=32,
         help="server threads; every open video or event stream holds one",
     )
-
-
-def _lan_address() -> str:
-    """The address tablets on the same network can reach (no packet is sent)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))
-            return s.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
 
 
 def terminal_qr(text: str, colour: bool = True) -> str:
@@ -119,7 +108,9 @@ def run_serve(args: argparse.Namespace) -> int:
         raise InputError(
             "serve.port", f"cannot listen on {args.host}:{args.port}: {exc}", "--port"
         ) from None
-    host = _lan_address() if args.host in ("0.0.0.0", "") else args.host
+    from webui.guard import lan_address
+
+    host = (lan_address() or "127.0.0.1") if args.host in ("0.0.0.0", "") else args.host
     pin = app.config["GAME_PIN"]
     print(f"alea is serving on http://{host}:{args.port}/  (game PIN {pin})", file=sys.stderr)
     link = f"http://{host}:{args.port}/game#pin={pin}"
