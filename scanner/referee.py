@@ -27,7 +27,7 @@ from scanner.changes import (
 )
 from scanner.corrections import Corrections
 from scanner.rules.game import Game
-from scanner.rules.placement import Illegal, Move, Verdict, dice_text, place_anyway
+from scanner.rules.placement import Move, Verdict, dice_text, place_anyway
 from scanner.rules.round import score_round
 from scanner.rules.state import BoardState
 
@@ -199,13 +199,8 @@ class Referee:
         if ruling.kind == "placement" and not ruling.verdict.legal:
             self.flagged = (ruling.move, seen)
         if ruling.kind == "placement" and ruling.verdict.legal:
-            if ruling.move.player != game.current_player:
-                no = Illegal(
-                    "play.turn",
-                    f"It is {game.current_player}'s turn, not {ruling.move.player}'s.",
-                    player=ruling.move.player,
-                    current=game.current_player,
-                )
+            no = game.out_of_turn(ruling.move.player)
+            if no is not None:
                 self.flagged = (ruling.move, seen)
                 return self._record(Ruling("placement", ruling.move, no.verdict(), ruling.notes))
             if ruling.move.building == "latrina":  # only the count was seen: a guess too

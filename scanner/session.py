@@ -185,15 +185,9 @@ class Session:
             return ruling
         if kind == "place":
             move, roll = parse_move(e["move"], e.get("roll", NO_ROLL), self.game.state.players)
-            if self.game.current_player != move.player:
-                return {
-                    "kind": "placement",
-                    "legal": False,
-                    "rule": "play.turn",
-                    "reason": f"It is {self.game.current_player}'s turn, not {move.player}'s.",
-                    "params": {"player": move.player, "current": self.game.current_player},
-                    "move": move.to_json(),
-                }
+            no = self.game.out_of_turn(move.player)
+            if no is not None:
+                return Ruling("placement", move, no.verdict()).to_json()
             if "roll" in e:
                 self.game.roll(roll)
             verdict = self.referee.place(move)

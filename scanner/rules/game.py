@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from scanner.rules import components
 from scanner.rules.components import DICE_PER_PLAYER
-from scanner.rules.placement import Move, Verdict, check
+from scanner.rules.placement import Illegal, Move, Verdict, check
 from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
 
@@ -142,6 +142,18 @@ class Game:
     @property
     def over(self) -> bool:
         return self.round_no > self.rounds
+
+    def out_of_turn(self, player: str) -> Illegal | None:
+        """play.turn: why `player` may not place now, or None when it is his turn."""
+        current = self.current_player
+        if player == current:
+            return None
+        return Illegal(
+            "play.turn",
+            f"It is {current}'s turn, not {player}'s.",
+            player=player,
+            current=current,
+        )
 
     # ------------------------------------------------------------------ a player's turn
     def roll(self, values: Sequence[int] | None = None) -> tuple[int, ...]:
