@@ -41,6 +41,15 @@ def test_accept_keeps_a_flagged_placement_and_passes_the_turn():
     assert s.game.current_player == "blue" and s.game.state.supply["brown"] == 6
 
 
+def test_a_placement_entered_out_of_turn_is_flagged_play_turn_and_changes_nothing():
+    s = Session(MemoryStore(), players=PLAYERS, seed=3)
+    r = s.place({"player": "blue", "building": "forum", "dice": [4]})
+    assert r["legal"] is False and r["rule"] == "play.turn"
+    assert r["params"] == {"player": "blue", "current": "grey"}
+    assert r["reason"] == "It is grey's turn, not blue's." and r["move"]["player"] == "blue"
+    assert s.game.current_player == "grey" and not s.game.state.forum
+
+
 def test_undo_and_redo():
     s = Session(MemoryStore(), players=PLAYERS, seed=3)
     s.place({"player": "grey", "building": "forum", "dice": [4]})
