@@ -130,6 +130,13 @@ def _want(cond: bool, code: str, message: str, path: str) -> None:
         raise InputError(code, message, path)
 
 
+def _object(obj: object, message: str, path: str) -> dict:
+    """`obj` when it is a JSON object, else InputError `input.shape` with `message`."""
+    if not isinstance(obj, dict):
+        raise InputError("input.shape", message, path)
+    return obj
+
+
 def _list(obj: dict, key: str, path: str) -> list:
     value = obj.get(key, [])
     _want(isinstance(value, list), "input.shape", f"`{key}` must be a list", f"{path}.{key}")
@@ -160,8 +167,8 @@ def _tile_color(value: object, path: str) -> str:
     return value  # type: ignore[return-value]
 
 
-def _province(obj: object, path: str) -> Province:
-    _want(isinstance(obj, dict), "input.shape", "a province is an object {color, value}", path)
+def _province(raw: object, path: str) -> Province:
+    obj = _object(raw, "a province is an object {color, value}", path)
     color = obj.get("color")
     if color == JOKER:
         _want(
@@ -175,10 +182,8 @@ def _province(obj: object, path: str) -> Province:
     return Province(color, _int_field(obj, "value", path, "value.province", range(1, 5)))
 
 
-def _patrician(obj: object, path: str) -> Patrician:
-    _want(
-        isinstance(obj, dict), "input.shape", "a patrician is an object {color, sex, value}", path
-    )
+def _patrician(raw: object, path: str) -> Patrician:
+    obj = _object(raw, "a patrician is an object {color, sex, value}", path)
     color = _tile_color(obj.get("color"), f"{path}.color")
     sex = obj.get("sex")
     _want(
@@ -220,8 +225,8 @@ def _card(obj: object, path: str) -> SenateCard:
     return BorderCard((a, b))
 
 
-def _holdings(obj: object, path: str) -> Holdings:
-    _want(isinstance(obj, dict), "input.shape", "a player is an object", path)
+def _holdings(raw: object, path: str) -> Holdings:
+    obj = _object(raw, "a player is an object", path)
     player = obj.get("player")
     _want(
         isinstance(player, str) and player in components.PLAYER_COLORS,
@@ -327,9 +332,9 @@ def _check_box(players: list[Holdings], player_count: int | None) -> None:
             )
 
 
-def parse_final(data: object) -> FinalInput:
+def parse_final(raw: object) -> FinalInput:
     """Read and check an `alea final` input; raise InputError at the first bad field."""
-    _want(isinstance(data, dict), "input.shape", "the input must be an object with `players`", "$")
+    data = _object(raw, "the input must be an object with `players`", "$")
     player_count = data.get("player_count")
     if player_count is not None:
         _want(
