@@ -179,6 +179,16 @@ def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page
     page.get_by_role("button", name="Score round").click()
     assert "blue" in page.locator("#round-result").inner_text()
     shot(page, "referee-round")
+    # Fast taps into the Forum: each die lands, and as the rules insert it (left of equal ones).
+    for player in ("grey", "blue"):
+        page.locator(f'[data-pick-player="{player}"]').click()
+        page.locator('[data-pick-value="2"]').click()
+        page.locator('[data-add="forum"]').click(no_wait_after=True)
+    page.locator('[data-building="forum"] [data-die]').nth(1).wait_for()
+    dice = page.locator('[data-building="forum"] [data-die]').evaluate_all(
+        "ds => ds.map(d => d.dataset.die)"
+    )
+    assert dice == ["blue:2", "grey:2"]
 
 
 def start_game(server, page, players):

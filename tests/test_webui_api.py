@@ -44,6 +44,39 @@ def test_check_illegal_is_200_with_rule(client):
     assert res.get_json()["params"] == {"player": "grey", "dice": [6], "players": 3}
 
 
+def test_lay_puts_dice_down_by_the_rules_insertion_whatever_their_legality(client):
+    """The Referee page builds its board with /api/lay: a Forum die goes left of equal ones
+    (forum.insert), a full row pushes its rightmost die onto the Latrina, and a placement the
+    rules refuse (a second Senatus run) is laid all the same."""
+    state = {
+        "players": ["grey", "blue"],
+        "forum": [{"player": "grey", "value": 3}, {"player": "grey", "value": 5}],
+        "senatus": {"blue": [2]},
+    }
+    res = client.post(
+        "/api/lay",
+        json={"state": state, "move": {"player": "blue", "building": "forum", "dice": [3]}},
+    )
+    assert res.status_code == 200
+    forum = res.get_json()["state"]["forum"]
+    assert forum == [
+        {"player": "blue", "value": 3},
+        {"player": "grey", "value": 3},
+        {"player": "grey", "value": 5},
+    ]
+    move = {"player": "blue", "building": "senatus", "dice": [6]}
+    laid = client.post("/api/lay", json={"state": state, "move": move}).get_json()["state"]
+    assert laid["senatus"]["blue"] == [2, 6]
+    assert (
+        client.post("/api/check", json={"state": state, "move": move}).get_json()["legal"] is False
+    )
+    bad = client.post(
+        "/api/lay",
+        json={"state": state, "move": {"player": "red", "building": "forum", "dice": [3]}},
+    )
+    assert bad.status_code == 400 and "error" in bad.get_json()
+
+
 def test_round(client):
     res = client.post(
         "/api/round", json={"players": PLAYERS, "senatus": {"grey": [1, 2]}, "supply": {"blue": 2}}

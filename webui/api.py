@@ -49,6 +49,17 @@ def _check(data: object) -> dict:
     return {**verdict.to_json(), **({"params": verdict.params} if verdict.params else {})}
 
 
+def _lay(data: object) -> dict:
+    """The board with the move's dice laid down whatever the rules say (`place_anyway`): how
+    the Referee page builds a board die by die, with the Forum's order kept by the rules'
+    own insertion, not a copy of it in the page."""
+    from scanner.rules.io import parse_check
+    from scanner.rules.placement import place_anyway
+
+    state, move, _ = parse_check(data)
+    return {"state": place_anyway(state, move).to_json()}
+
+
 def _round(data: object) -> dict:
     from scanner.rules.io import parse_round
     from scanner.rules.round import score_round
@@ -63,6 +74,7 @@ def _final(data: object) -> dict:
 
 
 api.add_url_rule("/check", view_func=calculator(_check), methods=["POST"])
+api.add_url_rule("/lay", view_func=calculator(_lay), methods=["POST"])
 api.add_url_rule("/round", view_func=calculator(_round), methods=["POST"])
 api.add_url_rule("/final", view_func=calculator(_final), methods=["POST"])
 

@@ -19,6 +19,12 @@ def _components() -> dict:
         "senate_singles": list(components.SENATE_SINGLES),
         "border_pairs": [list(p) for p in components.BORDER_PAIRS],
         "buildings": list(components.BUILDINGS),
+        # setup.templum, so that the pages show the Templum exactly when the rules lay it out
+        "templum_with": [
+            n
+            for n in range(components.MIN_PLAYERS, components.MAX_PLAYERS + 1)
+            if components.templum_in_play(n)
+        ],
         "rulebook": rulebook.sentences(),  # the help behind every rule id shown
     }
 

@@ -70,7 +70,7 @@ function renderBoard(state) {
   const card = (name, dice) => el("article", { class: "player building", "data-building": name },
     el("h3", {}, name[0].toUpperCase() + name.slice(1)), el("div", { class: "dice" }, dice));
   const cards = [];
-  if (players.length >= 4) cards.push(card("templum", Object.entries(state.templum).flatMap(([p, vs]) => vs.map((v, i) => fix({ b: "templum", p, i }, p, v)))));
+  if (C.templum_with.includes(players.length)) cards.push(card("templum", Object.entries(state.templum).flatMap(([p, vs]) => vs.map((v, i) => fix({ b: "templum", p, i }, p, v)))));
   cards.push(card("senatus", Object.entries(state.senatus).flatMap(([p, vs]) => vs.map((v, i) => fix({ b: "senatus", p, i }, p, v)))));
   cards.push(card("castrum", state.castrum.flatMap((s, k) => Array(s.count).fill(0).map(() => fix({ b: "castrum", k }, s.player, s.value)))));
   cards.push(card("forum", state.forum.map((d, i) => fix({ b: "forum", i }, d.player, d.value))));

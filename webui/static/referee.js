@@ -10,21 +10,18 @@ function emptyBoard(players) {
   return { players, templum: {}, senatus: {}, castrum: [], forum: [], latrina: {}, supply: {} };
 }
 
-function addDie(building) {
-  const { player, value } = pick;
+// Taps are laid one after another, each on the board the one before it made.
+let laying = Promise.resolve();
+function addDie(building) { const { player, value } = pick; laying = laying.then(() => layDie(building, player, value)); }
+
+async function layDie(building, player, value) {
   if (!board.players.includes(player)) return;
-  if (building === "templum" || building === "senatus") {
-    const list = board[building][player] || [];
-    list.push(value); list.sort((a, b) => a - b); board[building][player] = list;
-  } else if (building === "castrum") {
-    const set = board.castrum.find((s) => s.player === player && s.value === value);
-    if (set) set.count += 1; else board.castrum.push({ player, value, count: 1 });
-  } else if (building === "forum") {
-    const at = board.forum.findIndex((d) => d.value >= value);
-    board.forum.splice(at < 0 ? board.forum.length : at, 0, { player, value });
-  } else {
-    board[building][player] = (board[building][player] || 0) + 1;
-  }
+  // The server lays the die where the rules put it (the Forum's order, the Castrum's sets).
+  const res = await fetch("/api/lay", { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ state: board, move: { player, building, dice: [value] } }) });
+  const out = await res.json();
+  if (!res.ok) { document.getElementById("verdict").replaceChildren(el("p", { class: "error" }, out.error.message)); return; }
+  board = out.state;
   render();
 }
 
@@ -61,7 +58,7 @@ function render() {
   document.getElementById("die-value").replaceChildren(...[1, 2, 3, 4, 5, 6].map((v) => el("button", {
     type: "button", class: `tile${pick.value === v ? " on c-card" : ""}`, "data-pick-value": v,
     on: { click: () => { pick.value = v; render(); } } }, String(v))));
-  const shown = C.buildings.filter((b) => b !== "templum" || board.players.length >= 4);
+  const shown = C.buildings.filter((b) => b !== "templum" || C.templum_with.includes(board.players.length));
   document.getElementById("board").replaceChildren(...shown.map(buildingCard));
   document.getElementById("move-building").replaceChildren(...C.buildings.map((b) => el("button", {
     type: "button", class: `tile${move.building === b ? " on c-card" : ""}`, "data-move-building": b,
