@@ -14,11 +14,6 @@ from webui.pin import PIN_FILE, game_pin
 ROUND = {"players": ["grey", "blue"]}
 
 
-@pytest.fixture
-def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "246810"}).test_client()
-
-
 @pytest.mark.parametrize(
     "header, name",
     [("localhost:8000", "localhost"), ("[::1]:8000", "::1"), ("LAN.Example", "lan.example")],

@@ -5,6 +5,7 @@ and a patrician whose sex is not a string."""
 import pytest
 
 from tests.cli import alea, assert_bad_input
+from tests.conftest import PIN
 from webui import create_app
 
 DEEP = "[" * 10000 + "]" * 10000
@@ -31,19 +32,12 @@ def test_the_commands_answer_long_integers_and_a_bad_sex_with_exit_2():
     assert_bad_input(rc, out, err, "sex.unknown", "$.players[0].patricians[0].sex")
 
 
-@pytest.fixture()
-def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "2468"}).test_client()
-
-
 @pytest.mark.parametrize(
     "route",
     ["/api/check", "/api/round", "/api/final", "/api/game/new", "/api/game/place", "/api/layout"],
 )
 def test_every_json_route_answers_deep_nesting_with_400(client, route):
-    res = client.post(
-        route, data=DEEP, content_type="application/json", headers={"X-Alea-Pin": "2468"}
-    )
+    res = client.post(route, data=DEEP, content_type="application/json", headers=PIN)
     assert res.status_code == 400, res.data[:200]
     assert res.get_json()["error"]["code"] == "json.too-deep"
 

@@ -5,14 +5,9 @@ import json
 import pytest
 
 from tests.test_final_cli import CONTRACT_EXAMPLE
-from webui import MAX_BODY_BYTES, create_app
+from webui import MAX_BODY_BYTES
 
 PLAYERS = ["grey", "brown", "blue", "green"]
-
-
-@pytest.fixture()
-def client(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "TESTING": True}).test_client()
 
 
 def test_check_matches_the_cli(client):

@@ -4,17 +4,10 @@ import json
 
 import pytest
 
+from tests.conftest import PIN
 from tests.test_table import oracle
 from tests.test_webui_table import run_loop, still_table
-from webui import create_app
 from webui.table import load_layout
-
-PIN = {"X-Alea-Pin": "77"}
-
-
-@pytest.fixture()
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "77"})
 
 
 def test_sheets_are_served_and_nothing_else(app):

@@ -5,19 +5,8 @@ import json
 
 import pytest
 
+from tests.conftest import PIN
 from webui import create_app
-
-PIN = {"X-Alea-Pin": "2468"}
-
-
-@pytest.fixture()
-def app(tmp_path):
-    return create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "2468", "TESTING": True})
-
-
-@pytest.fixture()
-def client(app):
-    return app.test_client()
 
 
 def post(client, action, body=None, headers=PIN):
