@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS = [
     ("scanner.errors", 0),
     ("scanner.inputs", 0),
+    ("scanner.shipped", 0),
     ("scanner.rules", 0),
     ("scanner.vision", 1),
     ("scanner.synth", 1),

@@ -3,17 +3,16 @@ its zones, drag the zones onto the cardboard buildings, check the dice colours r
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, send_file
 
 from scanner.errors import InputError
+from scanner.shipped import shipped
 from scanner.store import write_json
 from webui.pin import pin_required
 
 calibration = Blueprint("calibration", __name__)
-SHEETS = Path(__file__).resolve().parents[1] / "calibration"
+SHEETS = shipped("calibration/markers-a3.pdf").parent
 SHEET_FILES = ("markers-a3.pdf", "markers-a4.pdf", "markers-a3.png", "markers-a4.png")
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
+
+from scanner.shipped import shipped
 
 BUILDINGS = ("templum", "senatus", "castrum", "forum", "latrina")
 DICE_PER_PLAYER = 8
@@ -24,11 +25,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 @cache
 def table() -> dict:
     """The parsed component table (cached: it never changes while the process runs)."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "components.json", here.parents[1] / "seeds" / "components.json"):
-        if candidate.exists():
-            return json.loads(candidate.read_text(encoding="utf-8"))
-    raise FileNotFoundError("seeds/components.json is missing from this installation")
+    path = shipped("seeds/components.json")
+    if not path.exists():
+        raise FileNotFoundError("seeds/components.json is missing from this installation")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 PLAYER_COLORS: tuple[str, ...] = tuple(table()["dice"]["colors"])

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
+
+from scanner.shipped import shipped
 
 ROW = re.compile(r"^\|\s*`([a-z]+(?:\.[a-z-]+)+)`\s*\|\s*(.+?)\s*\|\s*$")
 
@@ -14,9 +15,8 @@ ROW = re.compile(r"^\|\s*`([a-z]+(?:\.[a-z-]+)+)`\s*\|\s*(.+?)\s*\|\s*$")
 @cache
 def sentences() -> dict[str, str]:
     """rule id → its sentence (table rows of RULES.md; inline markup kept as written)."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "RULES.md", here.parents[1] / "seeds" / "RULES.md"):
-        if candidate.exists():
-            text = candidate.read_text(encoding="utf-8")
-            return {m[1]: m[2] for line in text.splitlines() if (m := ROW.match(line))}
-    raise FileNotFoundError("seeds/RULES.md is missing from this installation")
+    path = shipped("seeds/RULES.md")
+    if not path.exists():
+        raise FileNotFoundError("seeds/RULES.md is missing from this installation")
+    text = path.read_text(encoding="utf-8")
+    return {m[1]: m[2] for line in text.splitlines() if (m := ROW.match(line))}

@@ -24,9 +24,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scanner.shipped import shipped
 from scanner.vision.dice import Dice
 
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
+DEFAULT_MODEL = shipped("models/dice.onnx")
 NUM_VALUES = 6
 # Boxes the face reader judges: low, so a die the detector is unsure of still reaches it.
 PROPOSE_CONF = 0.1

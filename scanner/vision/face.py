@@ -28,8 +28,9 @@ import numpy as np
 
 from scanner.errors import InputError
 from scanner.rules.components import PLAYER_COLORS
+from scanner.shipped import shipped
 
-DEFAULT_FACE_MODEL = Path(__file__).resolve().parents[2] / "models" / "face.onnx"
+DEFAULT_FACE_MODEL = shipped("models/face.onnx")
 CROP = 40
 MARGIN = 1.25
 N_LIGHT = 16  # len(scene_light(...))

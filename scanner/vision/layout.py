@@ -30,9 +30,10 @@ import numpy as np
 from scanner.errors import InputError
 from scanner.rules.components import BUILDINGS, PLAYER_COLORS
 from scanner.rules.state import expect_object
+from scanner.shipped import shipped
 
 SCHEMA = "alea.layout/1"
-DEFAULT_LAYOUT = Path(__file__).resolve().parents[2] / "calibration" / "layout.json"
+DEFAULT_LAYOUT = shipped("calibration/layout.json")
 # The Forum has at most 7 column pedestals (5 players + 2).
 MAX_PEDESTALS = 7
 MAX_POLYGON = 64  # points of one zone's outline
@@ -175,9 +176,8 @@ class Layout:
 
 @cache
 def default_layout() -> Layout:
-    """calibration/layout.json, the A3 sheet's layout (a wheel carries it inside the package)."""
-    packaged = Path(__file__).resolve().parent / "layout.json"
-    return Layout.load(packaged if packaged.exists() else DEFAULT_LAYOUT)
+    """calibration/layout.json, the A3 sheet's layout (scanner.shipped)."""
+    return Layout.load(DEFAULT_LAYOUT)
 
 
 # ------------------------------------------------------------------------------ parsing

@@ -11,12 +11,12 @@ from functools import cache
 from pathlib import Path
 
 from scanner.errors import InputError
+from scanner.shipped import shipped
 
-MODELS = Path(__file__).resolve().parents[2] / "models"
 # The board detector (`alea train --stage board`) and the scale it reads the board at, chosen
 # on validation boards (models/MODEL_CARD.md).
-BOARD_MODEL = MODELS / "board.onnx"
-BOARD_SCALE = MODELS / "board.json"
+BOARD_MODEL = shipped("models/board.onnx")
+BOARD_SCALE = shipped("models/board.json")
 
 
 def load_detector(model: str | None, imgsz: int = 0, px_per_mm: float = 3.0):
