@@ -1,4 +1,4 @@
-"""Choose how the detector is quantized, on validation data only (scanner.quantize).
+"""Choose how the detector is quantized, on validation data only (scanner.training.quantize).
 
 For each candidate ONNX detector, prints the figures that decide: the rendered validation scenes
 and the real validation photos (the face reader's own, as in benchmarks/tune_face.py, at the
@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.eval_table import evaluate  # noqa: E402
 from benchmarks.tune_face import cache, figures  # noqa: E402
-from scanner.face_train import real_split  # noqa: E402
+from scanner.training.face import real_split  # noqa: E402
 from scanner.vision.detect import READ_CONF, DiceDetector  # noqa: E402
 from scanner.vision.evaluate import images_in  # noqa: E402
 from scanner.vision.face import FaceReader  # noqa: E402

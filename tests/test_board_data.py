@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.train import prepare_board, teacher_boxes
+from scanner.training.detector import prepare_board, teacher_boxes
 from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "realdice" / "photos_a" / "train"

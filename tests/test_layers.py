@@ -21,8 +21,6 @@ LAYERS = [
     ("scanner.record", 2),
     ("scanner.session", 2),
     ("scanner.store", 2),
-    ("scanner.train", 3),
-    ("scanner.face_train", 3),
     ("scanner.training", 3),
     ("scanner.commands", 3),
     ("scanner.cli", 3),

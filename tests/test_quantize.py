@@ -1,5 +1,5 @@
-"""The int8 detector (`scanner.quantize`): which layers stay float, and the shipped int8 file
-reads a rendered board as the float one does."""
+"""The int8 detector (`scanner.training.quantize`): which layers stay float, and the shipped
+int8 file reads a rendered board as the float one does."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ pytest.importorskip("onnx")
 
 
 def test_float_layers_grow_from_decode_to_outputs_to_head():
-    from scanner.quantize import HEAD, float_nodes
+    from scanner.training.quantize import HEAD, float_nodes
 
     decode, outputs, head = (
         float_nodes(MODELS / "dice.onnx", k) for k in ("decode", "outputs", "head")

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.mark.slow
 def test_train_export_infer(tmp_path):
     pytest.importorskip("ultralytics")
-    from scanner.train import OPSET, export_onnx, train
+    from scanner.training.detector import OPSET, export_onnx, train
     from scanner.vision.detect import DiceDetector
 
     data_dir = tmp_path / "dice8"
@@ -52,7 +52,7 @@ def test_train_export_infer(tmp_path):
 @pytest.mark.slow
 def test_face_reader_train_export_read(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from scanner import face_train
+    from scanner.training import face as face_train
     from scanner.vision.evaluate import images_in
     from scanner.vision.face import FaceReader
 

@@ -1,7 +1,7 @@
 """`alea train`: render data, train the detector and export ONNX, then the face reader.
 
 Needs the `train` extra (torch, ultralytics). Stages `--stage detector`, `--stage int8` (the
-detector at `--out` quantized to 8-bit integers, scanner.quantize; onnxruntime only),
+detector at `--out` quantized to 8-bit integers, scanner.training.quantize; onnxruntime only),
 `--stage face`, or all three in that order (the default): the face reader learns from the boxes
 the detector at `--out` proposes, so it comes last. Every step is skipped when its output
 exists, so re-running the same command after an interruption resumes: datasets are not
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     real = Path(args.real_dir) if args.real_dir else None
     result = {}
     if args.stage in ("all", "detector"):
-        from scanner.train import export_onnx, prepare, train
+        from scanner.training.detector import export_onnx, prepare, train
 
         data = prepare(
             Path(args.data_dir),
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         )
         result.update(weights=str(best), onnx=str(export_onnx(best, Path(args.out))))
     if args.stage in ("all", "int8"):
-        from scanner.quantize import calibration_images, float_nodes, quantize_detector
+        from scanner.training.quantize import calibration_images, float_nodes, quantize_detector
         from scanner.vision.detect import DiceDetector
 
         if not Path(args.out).is_file():
@@ -194,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
         int8 = quantize_detector(args.out, Path(args.int8_out), blobs, float_nodes(args.out))
         result.update(int8_onnx=str(int8))
     if args.stage in ("all", "board"):
-        from scanner.train import export_onnx, prepare_board, train
+        from scanner.training.detector import export_onnx, prepare_board, train
         from scanner.vision.detect import DiceDetector
 
         if not Path(args.out).is_file():
@@ -228,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
             board_weights=str(best), board_onnx=str(export_onnx(best, Path(args.board_out)))
         )
     if args.stage in ("all", "face"):
-        from scanner import face_train
+        from scanner.training import face as face_train
         from scanner.vision.detect import DiceDetector
 
         # The reader learns from the boxes this detector proposes, as at run time.

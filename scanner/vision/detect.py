@@ -201,7 +201,7 @@ class DiceDetector:
 
     def blob(self, img: np.ndarray) -> tuple[np.ndarray, float, int, int]:
         """The network's input for one BGR image (letterboxed, RGB, NCHW, 0..1), with the
-        letterbox parameters; also what int8 calibration feeds (scanner.quantize)."""
+        letterbox parameters; also what int8 calibration feeds (scanner.training.quantize)."""
         if self.fixed:
             boxed, scale, px, py = letterbox(img, self.imgsz)
             h, w = boxed.shape[:2]

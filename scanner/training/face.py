@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from scanner.train import OPSET
+from scanner.training.detector import OPSET
 from scanner.vision.evaluate import images_in, iou_matrix, read_truth
 from scanner.vision.face import (
     COLOR_CLASSES,
@@ -41,7 +41,7 @@ from scanner.vision.face import (
     scene_light,
 )
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RUNS = REPO / "runs" / "face"
 FIELDS = ("crops", "light", "die", "value", "color")
 
@@ -507,7 +507,7 @@ def export_onnx(weights: Path, dest: Path) -> Path:
 
 def real_split(real_dir: Path, val_photos: int = 20) -> tuple[list[Path], list[Path]]:
     """The real train photos cut into (fit, validation): the last `val_photos` are held out,
-    the same ones the detector held out (scanner.train.prepare)."""
+    the same ones the detector held out (scanner.training.detector.prepare)."""
     photos = sorted((real_dir / "images").glob("*.jpg"))
     return photos[: len(photos) - val_photos], photos[-val_photos:]
 

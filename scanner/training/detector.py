@@ -25,7 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 OPSET = 18
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RUNS = REPO / "runs"
 
 
