@@ -20,8 +20,12 @@ def test_train_export_infer(tmp_path):
 
     data_dir = tmp_path / "dice8"
     shutil.copytree(REPO / "datasets" / "dice8", data_dir)  # ultralytics writes label caches
+    from scanner.training.recipe import recipe
+
     best = train(
         data_dir / "data.yaml",
+        model=recipe("detector")["model"],
+        lr0=recipe("detector")["lr0"],
         epochs=1,
         imgsz=160,
         batch=4,

@@ -21,21 +21,33 @@ REPO = Path(__file__).resolve().parents[2]
 REALDICE_TRAIN = REPO.parent / "shared" / "realdice" / "photos_a" / "train"
 
 
+# Each stage's recipe key KEY is the option --PREFIX-KEY (scanner/training/recipes/*.yaml).
+STAGES = (("detector", ""), ("board", "board-"), ("face", "face-"))
+GROUPS = {
+    "detector": None,
+    "board": "board detector: the detector at --out, fine-tuned to read the rectified board shrunk",
+    "face": "face reader (scanner.vision.face)",
+}
+
+
+def _recipe_options(p: argparse.ArgumentParser, stage: str, prefix: str) -> None:
+    from scanner.training.recipe import comments, recipe
+
+    group = p.add_argument_group(GROUPS[stage]) if GROUPS[stage] else p
+    helps = comments(stage)
+    for key, value in recipe(stage).items():
+        option = "--" + prefix + key.replace("_", "-")
+        text = helps.get(key, "")
+        if key.endswith("dir"):  # folders are the checkout's
+            group.add_argument(option, default=str(REPO / value), help=text)
+        elif isinstance(value, list):
+            kind = type(value[0])
+            group.add_argument(option, type=kind, nargs=len(value), default=tuple(value), help=text)
+        else:
+            group.add_argument(option, type=type(value), default=value, help=text)
+
+
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--data-dir",
-        default=str(REPO / "datasets" / "generated" / "mix"),
-        help="where the mixed dataset is rendered",
-    )
-    p.add_argument("--synth-n", type=int, default=1200)
-    p.add_argument("--synth-val", type=int, default=150)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument(
-        "--real-dir",
-        default=str(REALDICE_TRAIN),
-        help="real photos (images/, labels/) to tile into training; '' for none",
-    )
-    p.add_argument("--real-per-photo", type=int, default=6)
     p.add_argument(
         "--stage",
         choices=("all", "detector", "int8", "board", "face"),
@@ -44,71 +56,24 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         "train the face reader, or all (default)",
     )
     p.add_argument(
+        "--real-dir",
+        default=str(REALDICE_TRAIN),
+        help="real photos (images/, labels/) to tile into training; '' for none",
+    )
+    p.add_argument(
         "--int8-out",
         default=str(REPO / "models" / "dice.int8.onnx"),
         help="where --stage int8 writes the quantized detector",
     )
-    p.add_argument(
-        "--model",
-        default="yolo11n.yaml",
-        help="ultralytics model YAML, or a .pt checkpoint to fine-tune",
-    )
-    p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate")
-    p.add_argument("--epochs", type=int, default=16)
-    p.add_argument("--imgsz", type=int, default=320)
-    p.add_argument("--batch", type=int, default=16)
-    p.add_argument("--workers", type=int, default=2)
     p.add_argument("--name", default="dice", help="run name under runs/detect/")
     p.add_argument("--out", default=str(REPO / "models" / "dice.onnx"))
     p.add_argument("--resume", action="store_true", help="continue runs/detect/NAME/last.pt")
-    board = p.add_argument_group(
-        "board detector: the detector at --out, fine-tuned to read the rectified board shrunk"
-    )
-    board.add_argument(
-        "--board-dir",
-        default=str(REPO / "datasets" / "generated" / "board"),
-        help="where its board tiles and shrunk real photos are written",
-    )
-    board.add_argument(
-        "--board-px-per-mm",
-        type=float,
-        nargs=2,
-        default=(1.4, 2.1),
-        metavar=("LOW", "HIGH"),
-        help="the scales it learns the board at (the board is rectified at 3 px/mm)",
-    )
-    board.add_argument("--board-n", type=int, default=300, help="rendered boards, 4 tiles each")
-    board.add_argument("--board-val", type=int, default=40, help="validation boards")
-    board.add_argument("--board-seed", type=int, default=11)
-    board.add_argument("--board-epochs", type=int, default=7)
-    board.add_argument("--board-lr0", type=float, default=0.002)
-    board.add_argument("--board-name", default="board", help="run name under runs/detect/")
-    board.add_argument("--board-out", default=str(REPO / "models" / "board.onnx"))
-    face = p.add_argument_group("face reader (scanner.vision.face)")
-    face.add_argument(
-        "--face-dir",
-        default=str(REPO / "datasets" / "generated" / "face"),
-        help="where its scenes and crops are written",
-    )
-    face.add_argument("--face-n", type=int, default=4000, help="rendered 640 px scenes")
-    face.add_argument("--face-val", type=int, default=200, help="rendered validation scenes")
-    face.add_argument("--face-seed", type=int, default=5)
-    face.add_argument("--face-epochs", type=int, default=10)
-    face.add_argument(
-        "--face-hard-n",
-        type=int,
-        default=600,
-        help="extra scenes crowded with pip-less (swirled) cubes and cards "
-        "(face_train.hard_negatives); 0 for none",
-    )
-    face.add_argument(
-        "--face-train-seed",
-        type=int,
-        default=0,
-        help="the reader's weight and batch-order seed (its data keep --face-seed)",
-    )
-    face.add_argument("--face-name", default="face", help="run name under runs/face/")
-    face.add_argument("--face-out", default=str(REPO / "models" / "face.onnx"))
+    for stage, prefix in STAGES:
+        _recipe_options(p, stage, prefix)
+    p.add_argument("--board-name", default="board", help="run name under runs/detect/")
+    p.add_argument("--board-out", default=str(REPO / "models" / "board.onnx"))
+    p.add_argument("--face-name", default="face", help="run name under runs/face/")
+    p.add_argument("--face-out", default=str(REPO / "models" / "face.onnx"))
 
 
 @command(
@@ -135,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         "board_n": 1,
         "board_val": 1,
         "board_epochs": 1,
+        "board_real_per_photo": 0,
+        "face_detector_imgsz": 32,
     }
     for name, low in least.items():
         if getattr(args, name) < low:
@@ -208,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
             args.board_val,
             args.board_seed,
             real,
-            args.real_per_photo,
+            args.board_real_per_photo,
             (low, high),
             size=args.imgsz,
         )
@@ -232,7 +199,9 @@ def run(args: argparse.Namespace) -> int:
         from scanner.vision.detect import DiceDetector
 
         # The reader learns from the boxes this detector proposes, as at run time.
-        detector = DiceDetector(args.out, imgsz=768, reader=False, colors=False)
+        detector = DiceDetector(
+            args.out, imgsz=args.face_detector_imgsz, reader=False, colors=False
+        )
         train_set, val_sets = face_train.prepare(
             Path(args.face_dir),
             detector,

@@ -244,22 +244,24 @@ def prepare_board(
 
 def train(
     data: Path,
-    model: str = "yolo11n.yaml",
-    epochs: int = 15,
-    imgsz: int = 320,
-    batch: int = 16,
-    name: str = "dice",
-    workers: int = 2,
+    model: str,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    name: str,
+    workers: int,
     resume: bool = False,
     seed: int = 0,
     project: Path = RUNS / "detect",
     cache: str | bool = "ram",
-    lr0: float = 0.01,
+    *,
+    lr0: float,
 ) -> Path:
     """Train (or resume) and return the best checkpoint path; last.pt is saved every epoch.
 
     `model` is a YAML (from scratch) or a .pt checkpoint to fine-tune from (then use a lower
-    `lr0`, e.g. 0.002).
+    `lr0`, e.g. 0.002). The recipe's values (scanner/training/recipes) are `alea train`'s
+    defaults; this function has none of its own.
     """
     offline_env()
     from ultralytics import YOLO

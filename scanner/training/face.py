@@ -385,7 +385,7 @@ def train(
     train_set: CropSet,
     val_sets: dict[str, CropSet],
     name: str,
-    epochs: int = 10,
+    epochs: int,
     batch: int = 256,
     lr: float = 3e-3,
     seed: int = 0,
