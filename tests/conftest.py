@@ -18,3 +18,12 @@ def app(tmp_path):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Every error the whole suite raised had a registered code (scanner.errors.CODES)."""
+    from scanner.errors import UNREGISTERED
+
+    if UNREGISTERED and exitstatus == 0:
+        session.exitstatus = 1
+        print(f"\nunregistered error codes raised: {sorted(UNREGISTERED)}")

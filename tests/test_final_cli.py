@@ -124,10 +124,10 @@ BAD = {
     "malformed json": ('{"players": [', "json.malformed", "$"),
     "not an object": ([1, 2], "input.shape", "$"),
     "no players": ({"players": []}, "input.shape", "$.players"),
-    "unknown player": (_bad(_set(["player"], "red")), "player.unknown", f"{P0}.player"),
+    "unknown player": (_bad(_set(["player"], "red")), "value.color", f"{P0}.player"),
     "duplicate player": (
         _bad(_second_player(player="grey")),
-        "player.duplicate",
+        "state.duplicate-player",
         "$.players[1].player",
     ),
     "player_count 6": (

@@ -230,7 +230,7 @@ def _holdings(raw: object, path: str) -> Holdings:
     player = obj.get("player")
     _want(
         isinstance(player, str) and player in components.PLAYER_COLORS,
-        "player.unknown",
+        "value.color",
         f"unknown player colour {player!r} (expected one of {', '.join(components.PLAYER_COLORS)})",
         f"{path}.player",
     )
@@ -363,7 +363,7 @@ def parse_final(raw: object) -> FinalInput:
     for i, h in enumerate(players):
         _want(
             h.player not in colors,
-            "player.duplicate",
+            "state.duplicate-player",
             f"player {h.player} is listed twice",
             f"$.players[{i}].player",
         )
