@@ -69,10 +69,17 @@ def run(args: argparse.Namespace) -> int:
     if (real / "images").is_dir():
         rows.append(evaluate(detector, real / "images", real / "labels", "realdice test").row())
     if args.tables:
+        from scanner.vision.models import board_model
         from scanner.vision.table_eval import evaluate_tables
 
+        # The board as `alea scan` reads it: the board detector when one is shipped.
+        shipped = board_model() if args.model is None else None
         board = DiceDetector(
-            args.model or DEFAULT_MODEL, imgsz=0, conf=args.conf, reader=face_reader(args.face)
+            shipped[0] if shipped else args.model or DEFAULT_MODEL,
+            imgsz=0,
+            conf=args.conf,
+            reader=face_reader(args.face),
+            factor=shipped[1] if shipped else None,
         )
         for folder in args.tables:
             path = Path(folder)

@@ -34,11 +34,20 @@ def load_detector(model: str | None, imgsz: int = 0, px_per_mm: float = 3.0):
     return _open(model, imgsz)
 
 
+def board_model(px_per_mm: float = 3.0) -> tuple[Path, float] | None:
+    """The shipped board detector and the factor it shrinks a board rectified at `px_per_mm`
+    by, or None when none is shipped."""
+    if not (BOARD_MODEL.is_file() and BOARD_SCALE.is_file()):
+        return None
+    learnt = float(json.loads(BOARD_SCALE.read_text())["px_per_mm"])
+    return BOARD_MODEL, learnt / px_per_mm
+
+
 @cache
 def _shipped(imgsz: int, px_per_mm: float):
-    if imgsz == 0 and BOARD_MODEL.is_file() and BOARD_SCALE.is_file():
-        learnt = float(json.loads(BOARD_SCALE.read_text())["px_per_mm"])
-        return _open(str(BOARD_MODEL), 0, learnt / px_per_mm)
+    board = board_model(px_per_mm) if imgsz == 0 else None
+    if board is not None:
+        return _open(str(board[0]), 0, board[1])
     return _open(None, imgsz)
 
 
