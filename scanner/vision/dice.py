@@ -73,9 +73,6 @@ class Dice:
             self.xyxy[idx], self.value[idx], self.confidence[idx], [self.color[i] for i in idx]
         )
 
-    def with_colors(self, colors: Sequence[str | None]) -> Dice:
-        return Dice(self.xyxy, self.value, self.confidence, list(colors))
-
     def to_json(self, decimals: int = 1) -> list[dict]:
         """The contract's per-die objects, boxes rounded to `decimals` pixels."""
         return [

@@ -1,4 +1,4 @@
-"""End-of-game scoring (`alea final`, CONTRACT.md; rule ids `final.*` in seeds/RULES_final.md).
+"""End-of-game scoring (`alea final`, CONTRACT.md; rule ids `final.*` in seeds/RULES.md).
 
 - `holdings`: the input read into value types and checked against the box (final.tiles).
 - `scoring`: the rulebook's arithmetic for one given assignment of patricians.

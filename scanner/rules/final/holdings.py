@@ -105,10 +105,6 @@ class Holdings:
     def borders(self) -> tuple[BorderCard, ...]:
         return tuple(c for c in self.senate if isinstance(c, BorderCard))
 
-    @property
-    def free_provinces(self) -> int:
-        return sum(1 for c in self.senate if c == FREE)
-
 
 @dataclass(frozen=True)
 class FinalInput:

@@ -1,6 +1,6 @@
 """Score one player's holdings for a given assignment of patricians: the rulebook's arithmetic.
 
-This module is the definition of the final scoring (rule ids `final.*` in seeds/RULES_final.md);
+This module is the definition of the final scoring (rule ids `final.*` in seeds/RULES.md);
 the optimiser only searches for the assignment that this arithmetic rates highest, and the tests
 check the optimiser's claim against it.
 
