@@ -33,6 +33,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         help="table sets to read as `alea scan` does (benchmarks/blender/README.md): rows with "
         "the reader's colours and with the palette learnt from each scene's reference frame",
     )
+    p.add_argument(
+        "--board-px-per-mm",
+        type=float,
+        default=None,
+        help="read the tables' boards with --model shrunk to this scale (a board detector's)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
 
 
@@ -74,12 +80,16 @@ def run(args: argparse.Namespace) -> int:
 
         # The board as `alea scan` reads it: the board detector when one is shipped.
         shipped = board_model() if args.model is None else None
+        from scanner.vision.layout import default_layout
+
+        rectified = default_layout().px_per_mm
+        factor = args.board_px_per_mm / rectified if args.board_px_per_mm else None
         board = DiceDetector(
             shipped[0] if shipped else args.model or DEFAULT_MODEL,
             imgsz=0,
             conf=args.conf,
             reader=face_reader(args.face),
-            factor=shipped[1] if shipped else None,
+            factor=shipped[1] if shipped else factor,
         )
         for folder in args.tables:
             path = Path(folder)

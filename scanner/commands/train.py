@@ -65,6 +65,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         default=str(REPO / "models" / "dice.int8.onnx"),
         help="where --stage int8 writes the quantized detector",
     )
+    p.add_argument(
+        "--int8-px-per-mm",
+        type=float,
+        default=None,
+        help="--stage int8 of a board detector: the scale it reads the board at",
+    )
     p.add_argument("--name", default="dice", help="run name under runs/detect/")
     p.add_argument("--out", default=str(REPO / "models" / "dice.onnx"))
     p.add_argument("--resume", action="store_true", help="continue runs/detect/NAME/last.pt")
@@ -156,7 +162,12 @@ def run(args: argparse.Namespace) -> int:
 
         if not Path(args.out).is_file():
             raise InputError("model.not-found", f"no detector at {args.out} to quantize", "$.out")
-        detector = DiceDetector(args.out, reader=False, colors=False)
+        # A board detector is calibrated on boards (and real photos) shrunk as it reads them.
+        from scanner.vision.layout import default_layout
+
+        rectified = default_layout().px_per_mm
+        factor = args.int8_px_per_mm / rectified if args.int8_px_per_mm else None
+        detector = DiceDetector(args.out, reader=False, colors=False, factor=factor)
         blobs = calibration_images(detector, real_dir=real)
         int8 = quantize_detector(args.out, Path(args.int8_out), blobs, float_nodes(args.out))
         result.update(int8_onnx=str(int8))
