@@ -203,6 +203,7 @@ def test_the_board_detector_is_picked_with_its_scale_and_boxes_come_back_in_boar
     """With a board detector shipped, the board read runs it on the board shrunk to the scale
     it learnt (its models/board.json), and its boxes are the board's pixels."""
     import json
+    import shutil
 
     from scanner.synth.table import mid_game_states, render_table
     from scanner.vision import models
@@ -210,16 +211,19 @@ def test_the_board_detector_is_picked_with_its_scale_and_boxes_come_back_in_boar
     from scanner.vision.evaluate import iou_matrix
     from scanner.vision.layout import default_layout
 
-    scale = tmp_path / "board.json"
-    scale.write_text(json.dumps({"px_per_mm": 2.0}))
-    monkeypatch.setattr(models, "BOARD_MODEL", DEFAULT_MODEL)  # any detector will do
-    monkeypatch.setattr(models, "BOARD_SCALE", scale)
+    model = tmp_path / "board.onnx"
+    shutil.copy(DEFAULT_MODEL, model)  # any detector will do
+    (tmp_path / "board.json").write_text(json.dumps({"px_per_mm": 2.0}))
+    monkeypatch.setattr(models, "BOARD_MODEL", model)
     models._shipped.cache_clear()
     try:
         board_detector = models.load_detector(None, 0, 3.0)
         assert board_detector.factor == pytest.approx(2 / 3)
         assert models.load_detector(None, 0, 4.0).factor == pytest.approx(0.5)
         assert models.load_detector(None, 640).factor is None  # photos: not the board's
+        # Named as --model, a board detector is read at its scale too; others are not.
+        assert models.load_detector(str(model)).factor == pytest.approx(2 / 3)
+        assert models.load_detector(str(DEFAULT_MODEL)).factor is None
     finally:
         models._shipped.cache_clear()
     lay = default_layout()

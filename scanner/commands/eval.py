@@ -75,21 +75,21 @@ def run(args: argparse.Namespace) -> int:
     if (real / "images").is_dir():
         rows.append(evaluate(detector, real / "images", real / "labels", "realdice test").row())
     if args.tables:
-        from scanner.vision.models import board_model
+        from scanner.vision.layout import default_layout
+        from scanner.vision.models import board_factor, board_model
         from scanner.vision.table_eval import evaluate_tables
 
-        # The board as `alea scan` reads it: the board detector when one is shipped.
-        shipped = board_model() if args.model is None else None
-        from scanner.vision.layout import default_layout
-
+        # The board as `alea scan` reads it: the shipped board detector when there is one, and
+        # a board detector (a model with its NAME.json) at its own scale.
+        model = args.model or board_model() or DEFAULT_MODEL
         rectified = default_layout().px_per_mm
-        factor = args.board_px_per_mm / rectified if args.board_px_per_mm else None
+        factor = (
+            args.board_px_per_mm / rectified
+            if args.board_px_per_mm
+            else board_factor(model, rectified)
+        )
         board = DiceDetector(
-            shipped[0] if shipped else args.model or DEFAULT_MODEL,
-            imgsz=0,
-            conf=args.conf,
-            reader=face_reader(args.face),
-            factor=shipped[1] if shipped else factor,
+            model, imgsz=0, conf=args.conf, reader=face_reader(args.face), factor=factor
         )
         for folder in args.tables:
             path = Path(folder)

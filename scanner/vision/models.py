@@ -13,41 +13,53 @@ from pathlib import Path
 from scanner.errors import InputError
 from scanner.shipped import shipped
 
-# The board detector (`alea train --stage board`) and the scale it reads the board at, chosen
-# on validation boards (models/MODEL_CARD.md).
+# The board detector (`alea train --stage board`) read by default when shipped. A board
+# detector is any detector with a sidecar NAME.json saying the scale it reads the board at
+# ({"px_per_mm": S}, chosen on validation boards: models/MODEL_CARD.md).
 BOARD_MODEL = shipped("models/board.onnx")
-BOARD_SCALE = shipped("models/board.json")
+
+
+def board_scale(model: str | Path) -> float | None:
+    """The px/mm a board detector reads the board at (its sidecar), or None for a detector
+    that reads it at the scale it is rectified at."""
+    sidecar = Path(model).with_suffix(".json")
+    try:
+        scale = float(json.loads(sidecar.read_text(encoding="utf-8"))["px_per_mm"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return scale if 0.5 <= scale <= 20 else None
 
 
 def load_detector(model: str | None, imgsz: int = 0, px_per_mm: float = 3.0):
     """The real detector for the rectified board, a `Detect` (called with an image; its
     `within` reads parts of one, `scanner.vision.reread`); InputError
     `model.missing` when there is none. `imgsz=0` reads the board at its own scale
-    (`px_per_mm`, the layout's): with the shipped models, the board detector when there is
-    one, which shrinks the board to the scale it learnt (cheaper than the detector's full-scale
-    read, and as right on validation boards), else the detector at full scale.
-    The shipped model (`model` None) is opened once per process and shared: a server's camera
-    loop and its `/api/scan` use one copy (the detector holds no state between calls, and
-    onnxruntime sessions may run from several threads)."""
+    (`px_per_mm`, the layout's), or, for a board detector (`board_scale`), shrunk to the scale
+    it learnt; with no `model`, the shipped board detector when there is one, else the
+    detector. The shipped model (`model` None) is opened once per process and shared: a
+    server's camera loop and its `/api/scan` use one copy (the detector holds no state between
+    calls, and onnxruntime sessions may run from several threads)."""
     if model is None:
         return _shipped(imgsz, px_per_mm)
-    return _open(model, imgsz)
+    return _open(model, imgsz, board_factor(model, px_per_mm) if imgsz == 0 else None)
 
 
-def board_model(px_per_mm: float = 3.0) -> tuple[Path, float] | None:
-    """The shipped board detector and the factor it shrinks a board rectified at `px_per_mm`
-    by, or None when none is shipped."""
-    if not (BOARD_MODEL.is_file() and BOARD_SCALE.is_file()):
-        return None
-    learnt = float(json.loads(BOARD_SCALE.read_text())["px_per_mm"])
-    return BOARD_MODEL, learnt / px_per_mm
+def board_factor(model: str | Path, px_per_mm: float = 3.0) -> float | None:
+    """How much a board detector shrinks a board rectified at `px_per_mm`; None for others."""
+    scale = board_scale(model)
+    return scale / px_per_mm if scale is not None else None
+
+
+def board_model() -> Path | None:
+    """The shipped board detector, or None when none is shipped."""
+    return BOARD_MODEL if BOARD_MODEL.is_file() and board_scale(BOARD_MODEL) else None
 
 
 @cache
 def _shipped(imgsz: int, px_per_mm: float):
-    board = board_model(px_per_mm) if imgsz == 0 else None
+    board = board_model() if imgsz == 0 else None
     if board is not None:
-        return _open(str(board[0]), 0, board[1])
+        return _open(str(board), 0, board_factor(board, px_per_mm))
     return _open(None, imgsz)
 
 
