@@ -224,6 +224,11 @@ def test_the_board_detector_is_picked_with_its_scale_and_boxes_come_back_in_boar
         # Named as --model, a board detector is read at its scale too; others are not.
         assert models.load_detector(str(model)).factor == pytest.approx(2 / 3)
         assert models.load_detector(str(DEFAULT_MODEL)).factor is None
+        # The palette is learnt at full scale, whichever detector reads the board.
+        full = models.at_full_scale(board_detector.detect)
+        assert full.factor is None and full.model == DEFAULT_MODEL
+        plain = DiceDetector(DEFAULT_MODEL, imgsz=0, reader=False)
+        assert models.at_full_scale(plain) is plain
     finally:
         models._shipped.cache_clear()
     lay = default_layout()

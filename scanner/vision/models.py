@@ -55,6 +55,21 @@ def board_model() -> Path | None:
     return BOARD_MODEL if BOARD_MODEL.is_file() and board_scale(BOARD_MODEL) else None
 
 
+def at_full_scale(detect):
+    """`detect`, or for a board detector the shipped detector at the board's full scale: what
+    the palette is learnt with. A board detector's boxes place dice as well, but a pixel off
+    on a swatch die moves its colour reference (model card, "The board detector")."""
+    owner = getattr(detect, "__self__", detect)  # a detector, or its bound `detect`
+    if getattr(owner, "factor", None) is None:
+        return detect
+    return _full_scale()
+
+
+@cache
+def _full_scale():
+    return _open(None, 0)
+
+
 @cache
 def _shipped(imgsz: int, px_per_mm: float):
     board = board_model() if imgsz == 0 else None

@@ -99,8 +99,11 @@ def learn_colors(
 ) -> tuple[Palette, list[str]]:
     """The palette learnt from the dice lying on the sheet's swatch squares of a rectified
     board (one die of each colour on its square), and the colours taken; colours with no die
-    on their square keep what `palette` had."""
-    reading = read_board_image(board_image, cal, detect, None)
+    on their square keep what `palette` had. A board detector hands over to the full-scale
+    one here (`models.at_full_scale`)."""
+    from scanner.vision.models import at_full_scale
+
+    reading = read_board_image(board_image, cal, at_full_scale(detect), None)
     boxes = np.array([d.detection.bbox for d in reading.dice], np.float64).reshape(-1, 4)
     centres = np.array([d.centre_mm for d in reading.dice], np.float64).reshape(-1, 2)
     return take_reference(board_image, boxes, centres, cal.layout, palette)
