@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "card.border": "a border province card without two different colours",
     "card.removed": "a Senate card the game has taken out",
     "tile.count": "more tiles of one kind than the box holds",
+    "player_count.range": "a final scoring's player_count outside 2..5",
     # a board state that cannot be
     "state.duplicate-player": "a player listed twice",
     "state.unknown-player": "dice of a colour that is not playing",

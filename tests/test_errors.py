@@ -9,8 +9,8 @@ from scanner.errors import CODES, UNREGISTERED, InputError
 from tests.cli import ROOT
 
 # A code is the first string of an InputError, or the string given where a helper takes one.
-RAISED = re.compile(r"InputError\(\s*\"([a-z]+(?:\.[a-z0-9-]+)+)\"")
-WANTED = re.compile(r"_want\([^;]*?\"([a-z]+(?:\.[a-z0-9-]+)+)\",", re.S)
+RAISED = re.compile(r"InputError\(\s*\"([a-z_]+(?:\.[a-z0-9_-]+)+)\"")
+WANTED = re.compile(r"_want\([^;]*?\"([a-z_]+(?:\.[a-z0-9_-]+)+)\",", re.S)
 
 
 def test_every_code_in_the_source_is_registered():
