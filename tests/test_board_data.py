@@ -12,7 +12,8 @@ import numpy as np
 from scanner.training.detector import prepare_board, teacher_boxes
 from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "realdice" / "photos_a" / "train"
+# Any photos with YOLO labels will do: the committed sample set's.
+REAL = Path(__file__).resolve().parents[1] / "datasets" / "dice8"
 
 
 def labels(folder: Path) -> list[np.ndarray]:
@@ -34,10 +35,11 @@ def test_board_tiles_are_at_the_scale_asked_with_the_teachers_boxes(tmp_path):
     real = tmp_path / "real_src"
     for sub in ("images", "labels"):
         (real / sub).mkdir(parents=True)
-    photos = sorted((REAL / "images").glob("*.jpg"))[:4]
+    photos = sorted((REAL / "images" / "train").glob("*.jpg"))[:4]
+    assert len(photos) == 4
     for p in photos:
         shutil.copy(p, real / "images")
-        shutil.copy(REAL / "labels" / f"{p.stem}.txt", real / "labels")
+        shutil.copy(REAL / "labels" / "train" / f"{p.stem}.txt", real / "labels")
     out = tmp_path / "out"
     data = prepare_board(out, teacher, 2, 1, 11, real, 2, (1.5, 1.5), real_val_photos=1)
     assert "board/train/images" in data.read_text() and "real/images/train" in data.read_text()
@@ -46,7 +48,7 @@ def test_board_tiles_are_at_the_scale_asked_with_the_teachers_boxes(tmp_path):
     # A 16 mm die at 1.5 px/mm is 24 px across; the teacher's boxes take in its sides too.
     assert 22 <= np.median(board[:, 3]) <= 34
     photo = np.concatenate(labels(out / "real"))
-    assert 18 <= np.median(photo[:, 3]) <= 34  # real dice (30–53 px) shrunk as small
+    assert 14 <= np.median(photo[:, 3]) <= 34  # photo dice shrunk as the board's
 
 
 def test_the_teacher_boxes_replace_true_boxes_it_finds_and_grow_the_others():
