@@ -27,12 +27,8 @@ from tqdm import tqdm
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scanner.synth.table import (  # noqa: E402
-    TrueDie,
-    mid_game_states,
-    random_dice,
-    render_table,
-)
+from scanner.synth.arrange import TrueDie  # noqa: E402
+from scanner.synth.table import mid_game_states, random_dice, render_table  # noqa: E402
 from scanner.vision.calibrate import BoardNotFound, calibrate  # noqa: E402
 from scanner.vision.layout import default_layout  # noqa: E402
 from scanner.vision.palette import BUILT_IN  # noqa: E402

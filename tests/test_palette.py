@@ -16,8 +16,9 @@ import pytest
 
 from scanner.errors import InputError
 from scanner.rules.components import PLAYER_COLORS
+from scanner.synth.arrange import TrueDie
 from scanner.synth.dice import DieStyle, render_die
-from scanner.synth.table import DiceSet, TrueDie, mid_game_states, render_table
+from scanner.synth.table import DiceSet, mid_game_states, render_table
 from scanner.vision import palette as P
 from scanner.vision.calibrate import Calibration, calibrate
 from scanner.vision.layout import Layout, default_layout

@@ -7,7 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from scanner.synth.table import TooManyDice, mid_game_states, render_table
+from scanner.synth.arrange import TooManyDice
+from scanner.synth.table import mid_game_states, render_table
 from scanner.vision.calibrate import calibrate
 from scanner.vision.layout import default_layout
 from scanner.vision.scan import scan_image

@@ -23,14 +23,8 @@ from scanner.rules.game import Game
 from scanner.rules.moves import candidates, legal_moves
 from scanner.rules.placement import Move, check, place_anyway
 from scanner.rules.state import BoardState
-from scanner.synth.table import (
-    Camera,
-    TableFrame,
-    TooManyDice,
-    lay_out,
-    random_camera,
-    render_table,
-)
+from scanner.synth.arrange import TooManyDice, lay_out
+from scanner.synth.table import Camera, TableFrame, random_camera, render_table
 from scanner.vision.layout import Layout, default_layout
 
 # Pixels of slack around the demo's noise field: each frame's noise is a window into it.
@@ -122,6 +116,7 @@ def demo_script(
             rng.shuffle(options)
             for move in options:  # a placement that still fits the printed zones
                 after = check(before, move, roll).state
+                assert after is not None, "a legal move leaves a state"
                 try:
                     lay_out(after, layout)
                     break
@@ -193,11 +188,15 @@ class DemoFeed:
                 size=self.size,
                 look=self.seed,
             )
-            ok, jpeg = cv2.imencode(".jpg", drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+            ok, encoded = cv2.imencode(".jpg", drawn.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
             assert ok, "JPEG encoding of a rendered scene failed"
-            self._cache[i] = (jpeg.tobytes(), replace(drawn, image=np.empty((0, 0, 3), np.uint8)))
+            self._cache[i] = (
+                encoded.tobytes(),
+                replace(drawn, image=np.empty((0, 0, 3), np.uint8)),
+            )
         jpeg, truth = self._cache[i]
         image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+        assert image is not None, "a kept JPEG failed to decode"
         self._shown = (i, replace(truth, image=image))
         return self._shown[1]
 

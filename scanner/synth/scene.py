@@ -5,7 +5,8 @@ and any one image can be regenerated to debug it. The steps follow what a real p
 through: surface (wood, cloth, printed board, plain paper like the real validation photos),
 objects on it (hands, cards, coins, pip-less cubes), dice with soft shadows (some touching), then
 the camera (mild tilt = perspective, lens blur, white balance and light colour, sensor noise,
-JPEG). Labels are the warped outline of each die, so they are exact by construction.
+JPEG). Labels are the warped outline of each die, so they are exact by construction. The
+surfaces and distractors are drawn by scanner.synth.surfaces.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import cv2
 import numpy as np
 
 from scanner.synth.dice import DieStyle, random_style, render_die
+from scanner.synth.surfaces import DISTRACTORS, SURFACE_WEIGHTS, SURFACES, noise
 
 # Bumped whenever a seed's pixels or labels change, so rendered sets on disk that an older
 # renderer drew are known stale (scanner.synth.dataset stamps each set with it). 2: the tilted
@@ -77,175 +79,12 @@ class Scene:
     dice: list[SceneDie] = field(default_factory=list)
 
 
-# ---------------------------------------------------------------- surfaces
-
-
-def _noise(rng, h, w, scale):
-    """Smooth value noise: random grid upsampled with cubic interpolation."""
-    gh, gw = max(2, int(h / scale)), max(2, int(w / scale))
-    g = rng.random((gh, gw)).astype(np.float32)
-    return cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC)
-
-
-def _text(img, text, org, scale, color, thickness):
-    """putText on a float image (OpenCV 5 draws text on 8-bit images only)."""
-    mask = np.zeros(img.shape[:2], np.uint8)
-    cv2.putText(mask, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thickness, cv2.LINE_AA)
-    a = (mask.astype(np.float32) / 255)[..., None]
-    img[:] = img * (1 - a) + np.float32(color) * a
-
-
-def _wood(rng, h, w):
-    base = np.array(
-        rng.choice([(0.55, 0.36, 0.2), (0.7, 0.5, 0.3), (0.4, 0.25, 0.15), (0.8, 0.65, 0.45)]),
-        dtype=np.float32,
-    )
-    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
-    ang = rng.uniform(0, np.pi)
-    t = x * np.cos(ang) + y * np.sin(ang)
-    warp = _noise(rng, h, w, 40) * 25
-    grain = 0.5 + 0.5 * np.sin((t + warp) * rng.uniform(0.15, 0.5))
-    fine = _noise(rng, h, w, 3)
-    k = (0.8 + 0.15 * grain + 0.1 * fine)[..., None]
-    return base * k
-
-
-def _cloth(rng, h, w):
-    base = rng.uniform(0.05, 0.75, 3).astype(np.float32)
-    weave = _noise(rng, h, w, 1.5) * 0.12 + _noise(rng, h, w, 30) * 0.1
-    return base * (0.9 + weave[..., None] - 0.1)
-
-
-def _paper(rng, h, w):
-    # Plain light surfaces with a lighting gradient: the real validation photos look like this.
-    g = rng.uniform(0.7, 0.97)
-    tint = 1 + rng.normal(0, 0.03, 3)
-    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
-    grad = 1 - rng.uniform(0, 0.2) * (x * rng.normal() + y * rng.normal()) / (h + w)
-    return np.clip(g * tint[None, None, :] * grad[..., None], 0, 1).astype(np.float32)
-
-
-def _board(rng, h, w):
-    # A printed game board: coloured regions, frames, lines, lettering, icons.
-    img = np.ones((h, w, 3), np.float32) * rng.uniform(0.4, 0.9, 3).astype(np.float32)
-    for _ in range(rng.integers(3, 9)):
-        x0, y0 = rng.integers(-w // 4, w), rng.integers(-h // 4, h)
-        x1, y1 = x0 + rng.integers(w // 8, w), y0 + rng.integers(h // 8, h)
-        col = tuple(float(c) for c in rng.uniform(0.1, 0.95, 3))
-        if rng.random() < 0.6:
-            cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), col, -1)
-        else:
-            cv2.rectangle(img, (int(x0), int(y0)), (int(x1), int(y1)), col, int(rng.integers(1, 6)))
-    for _ in range(rng.integers(0, 6)):
-        col = tuple(float(c) for c in rng.uniform(0, 1, 3))
-        _text(
-            img,
-            "".join(rng.choice(list("ALEAIACTAEST TEMPLVM FORVM 0123456789"), 6)),
-            (int(rng.integers(0, w)), int(rng.integers(0, h))),
-            float(rng.uniform(0.3, 1.2)),
-            col,
-            int(rng.integers(1, 3)),
-        )
-    for _ in range(rng.integers(0, 8)):
-        # small round icons: the dots that a detector must not read as pips without a die face
-        col = tuple(float(c) for c in rng.uniform(0, 1, 3))
-        cv2.circle(
-            img,
-            (int(rng.integers(0, w)), int(rng.integers(0, h))),
-            int(rng.integers(2, 8)),
-            col,
-            -1,
-            cv2.LINE_AA,
-        )
-    return img * (0.95 + 0.1 * _noise(rng, h, w, 2)[..., None])
-
-
-SURFACES = (_wood, _cloth, _paper, _board)
-SURFACE_WEIGHTS = (0.25, 0.2, 0.3, 0.25)
-
-
-# ---------------------------------------------------------------- distractors
-
-
-def _hand(rng, img, mask_avoid):
-    h, w = img.shape[:2]
-    skin = np.array(
-        rng.choice([(0.87, 0.67, 0.55), (0.7, 0.5, 0.38), (0.45, 0.3, 0.2), (0.95, 0.78, 0.68)]),
-        dtype=np.float32,
-    )
-    layer = np.zeros((h, w), np.uint8)
-    side = rng.integers(4)
-    cx, cy = [
-        (rng.integers(w), -h // 6),
-        (rng.integers(w), h + h // 6),
-        (-w // 6, rng.integers(h)),
-        (w + w // 6, rng.integers(h)),
-    ][side]
-    palm = int(rng.uniform(0.15, 0.3) * min(h, w))
-    cv2.ellipse(
-        layer,
-        (int(cx), int(cy)),
-        (palm, int(palm * 1.3)),
-        float(rng.uniform(0, 180)),
-        0,
-        360,
-        255,
-        -1,
-    )
-    toward = np.array([w / 2 - cx, h / 2 - cy], np.float32)
-    toward /= np.linalg.norm(toward) + 1e-6
-    for i in range(rng.integers(2, 6)):
-        spread = (i - 2) * 0.25 + rng.normal(0, 0.05)
-        d = np.array(
-            [
-                toward[0] * np.cos(spread) - toward[1] * np.sin(spread),
-                toward[0] * np.sin(spread) + toward[1] * np.cos(spread),
-            ]
-        )
-        length = palm * rng.uniform(1.2, 2.0)
-        p0 = (int(cx), int(cy))
-        p1 = (int(cx + d[0] * length), int(cy + d[1] * length))
-        cv2.line(layer, p0, p1, 255, int(palm * 0.35), cv2.LINE_AA)
-    layer = cv2.GaussianBlur(layer, (5, 5), 1.5)
-    a = (layer.astype(np.float32) / 255) * (1 - mask_avoid)
-    tex = skin * (0.85 + 0.2 * _noise(rng, h, w, 20)[..., None])
-    return img * (1 - a[..., None]) + tex * a[..., None]
-
-
-def _card(rng, img, mask_avoid):
-    h, w = img.shape[:2]
-    layer = np.zeros((h, w, 3), np.float32)
-    a = np.zeros((h, w), np.float32)
-    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
-    sw, sh = rng.uniform(0.1, 0.35) * w, rng.uniform(0.1, 0.35) * h
-    pts = cv2.boxPoints(((cx, cy), (sw, sh), rng.uniform(0, 180))).astype(np.int32)
-    col = tuple(float(c) for c in rng.uniform(0.2, 1, 3))
-    cv2.fillPoly(layer, [pts], col, cv2.LINE_AA)
-    cv2.fillPoly(a, [pts], 1.0, cv2.LINE_AA)
-    _text(layer, "XII", (int(cx - 10), int(cy)), 0.5, (0.1, 0.1, 0.1), 1)
-    a = a * (1 - mask_avoid)
-    return img * (1 - a[..., None]) + layer * a[..., None]
-
-
-def _coin(rng, img, mask_avoid):
-    h, w = img.shape[:2]
-    layer = np.zeros((h, w), np.float32)
-    r = int(rng.uniform(8, 22))
-    c = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
-    cv2.circle(layer, c, r, 1.0, -1, cv2.LINE_AA)
-    col = np.array(rng.choice([(0.8, 0.65, 0.3), (0.7, 0.7, 0.72), (0.6, 0.4, 0.25)]), np.float32)
-    a = layer * (1 - mask_avoid)
-    tex = col * (0.8 + 0.3 * _noise(rng, h, w, 4)[..., None])
-    return img * (1 - a[..., None]) + tex * a[..., None]
-
-
-DISTRACTORS = (_hand, _card, _coin)
-
-
 # ---------------------------------------------------------------- placement
 
 
-def _place(rng, cfg, n, sizes):
+def _place(
+    rng: np.random.Generator, cfg: SceneConfig, n: int, sizes: list[float]
+) -> list[tuple[float, float, float]]:
     """Centres for n dice of the given sizes: mostly apart, some touching, none overlapping."""
     placed: list[tuple[float, float, float]] = []
     for size in sizes[:n]:
@@ -268,7 +107,7 @@ def _place(rng, cfg, n, sizes):
     return placed
 
 
-def _composite(canvas, rgb, alpha, x, y):
+def composite(canvas, rgb, alpha, x, y):
     """Paste a patch centred at (x, y) with alpha, clipping at the canvas edges."""
     h, w = canvas.shape[:2]
     ph, pw = alpha.shape
@@ -302,7 +141,7 @@ def _camera(rng, img, outlines, pad: int, light_shift: bool = True):
     sees some of it. (Mirroring the frame at its border instead drew mirrored copies of the
     dice near the edge, which no label named.)"""
     h, w = img.shape[0] - 2 * pad, img.shape[1] - 2 * pad
-    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     if rng.random() < 0.6:
         j = rng.uniform(0, 0.05) * min(h, w)
         dst = frame + rng.uniform(-j, j, (4, 2)).astype(np.float32)
@@ -322,7 +161,7 @@ def _camera(rng, img, outlines, pad: int, light_shift: bool = True):
     if light_shift:
         img = np.clip(img * gains[None, None, :], 0, 1) ** gamma
     # Uneven light: a broad gradient.
-    img = img * (1 - rng.uniform(0, 0.3) * _noise(rng, h, w, max(h, w) / 2))[..., None]
+    img = img * (1 - rng.uniform(0, 0.3) * noise(rng, h, w, max(h, w) / 2))[..., None]
     sigma = rng.choice([0, 0, 0.5, 0.8, 1.2])
     if sigma:
         img = cv2.GaussianBlur(img, (0, 0), float(sigma))
@@ -378,13 +217,13 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     for (x, y, size), (_rgb, alpha, _o) in zip(centres, patches, strict=True):
         blur = max(1.0, size * rng.uniform(0.05, 0.15))
         sa = cv2.GaussianBlur(alpha, (0, 0), blur) * sh_dark
-        _composite(
+        composite(
             img, None, sa, x + np.cos(sh_dir) * sh_len * size, y + np.sin(sh_dir) * sh_len * size
         )
     outlines = []
     for (x, y, _size), (rgb, alpha, outline) in zip(centres, patches, strict=True):
-        x0, y0 = _composite(img, rgb, alpha, x, y)
-        outlines.append(outline + np.float32([x0, y0]))
+        x0, y0 = composite(img, rgb, alpha, x, y)
+        outlines.append(outline + np.array([x0, y0], np.float32))
 
     bgr, outlines = _camera(rng, img, outlines, pad, cfg.light_shift)
     if rng.random() < cfg.jpeg_share:
@@ -392,7 +231,7 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
     dice = []
-    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     for st, o in zip(styles, outlines, strict=True):
         if st.blank:
             continue

@@ -214,8 +214,8 @@ def prepare_board(
     board tiles shrunk to `px_per_mm` with the boxes `detector` draws at full scale
     (`teacher_boxes`), and real photos shrunk so their dice are as small (train split only;
     the last `real_val_photos` are validation). Returns the data YAML."""
+    from scanner.synth.board_tiles import write_board_tiles
     from scanner.synth.dataset import write_yaml
-    from scanner.synth.table import write_board_tiles
     from scanner.vision.layout import default_layout
 
     label = teacher_boxes(detector)
