@@ -22,7 +22,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.eval_table import evaluate  # noqa: E402
 from benchmarks.tune_face import cache, figures  # noqa: E402
-from scanner.training.face import real_split  # noqa: E402
+from scanner.training.face_sets import real_split  # noqa: E402
 from scanner.vision.detect import READ_CONF, DiceDetector  # noqa: E402
 from scanner.vision.evaluate import images_in  # noqa: E402
 from scanner.vision.face import FaceReader  # noqa: E402

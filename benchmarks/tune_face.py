@@ -18,7 +18,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scanner.training.face import real_split  # noqa: E402
+from scanner.training.face_sets import real_split  # noqa: E402
 from scanner.vision.detect import PROPOSE_CONF, READ_TURNS, DiceDetector, load_image  # noqa: E402
 from scanner.vision.dice import Dice  # noqa: E402
 from scanner.vision.evaluate import Tally, images_in, read_truth  # noqa: E402

@@ -124,7 +124,7 @@ def test_the_detector_given_as_the_reader_is_refused_when_loaded():
 
 def test_a_reader_exported_for_other_light_numbers_is_refused_when_loaded(tmp_path):
     torch = pytest.importorskip("torch")
-    from scanner.training.face import build_model
+    from scanner.training.face_model import build_model
 
     model = build_model(n_light=N_LIGHT + 4).eval()
     path = tmp_path / "other.onnx"
@@ -208,7 +208,8 @@ def test_reads_unseen_rendered_dice(reader):
 def test_face_data_drawn_by_an_older_renderer_is_redone(tmp_path):
     from scanner.synth.dataset import renderer_of
     from scanner.synth.scene import RENDERER
-    from scanner.training.face import CropSet, prepare
+    from scanner.training.face_data import CropSet
+    from scanner.training.face_sets import prepare
 
     train, val = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     assert renderer_of(tmp_path / "synth") == RENDERER and len(train) > 0
@@ -226,7 +227,7 @@ def test_face_data_drawn_by_an_older_renderer_is_redone(tmp_path):
 
 
 def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
-    from scanner.training.face import prepare
+    from scanner.training.face_sets import prepare
     from scanner.vision.evaluate import images_in
 
     two, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
@@ -241,7 +242,8 @@ def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
 
 
 def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
-    from scanner.training.face import CropSet, prepare
+    from scanner.training.face_data import CropSet
+    from scanner.training.face_sets import prepare
 
     train, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     assert train.light.shape[1] == N_LIGHT
@@ -256,7 +258,7 @@ def test_training_rows_carry_the_light_the_runtime_reads_off_the_proposals():
     """Every crop of a training image is given the light read off *the detector's proposals*,
     cut at rest as FaceReader.read cuts them, not off the labelled boxes it is cut around."""
     from scanner.synth.scene import SceneConfig, render_scene
-    from scanner.training.face import crops_from_image
+    from scanner.training.face_data import crops_from_image
 
     scene = render_scene((4242, 0), SceneConfig(width=320, height=320, min_dice=6, max_dice=6))
     truth = np.array([d.box for d in scene.dice], float)
@@ -272,7 +274,7 @@ def test_training_rows_carry_the_light_the_runtime_reads_off_the_proposals():
 
 
 def test_surface_negatives_keep_clear_of_every_die_and_proposal():
-    from scanner.training.face import surface_boxes
+    from scanner.training.face_data import surface_boxes
 
     rng = np.random.default_rng(0)
     taken = np.array([[100, 100, 140, 140], [300, 50, 330, 80], [0, 400, 50, 450]], float)
@@ -298,7 +300,7 @@ def test_surface_negatives_keep_clear_of_every_die_and_proposal():
 
 
 def test_hard_negative_scenes_add_to_training_and_are_cut_once(tmp_path):
-    from scanner.training.face import prepare
+    from scanner.training.face_sets import prepare
 
     plain, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
     hard, sets = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, hard_n=3)

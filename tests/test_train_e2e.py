@@ -56,14 +56,14 @@ def test_train_export_infer(tmp_path):
 @pytest.mark.slow
 def test_face_reader_train_export_read(tmp_path, monkeypatch):
     pytest.importorskip("torch")
-    from scanner.training import face as face_train
+    from scanner.training import face_data, face_model, face_train
     from scanner.vision.evaluate import images_in
     from scanner.vision.face import FaceReader
 
     monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
     sample = REPO / "datasets" / "dice8"
     paths = images_in(sample / "images" / "train")
-    data = face_train.collect(
+    data = face_data.collect(
         paths, sample / "labels" / "train", sample / "colors" / "train", None, copies=3, seed=0
     )
     labels = sum(
@@ -73,9 +73,9 @@ def test_face_reader_train_export_read(tmp_path, monkeypatch):
     pos = data.die == 1
     assert pos.sum() == 3 * labels and (data.color[pos] >= 0).all()
     # without a detector the only negatives are the squares of bare surface, two an image at most
-    assert 0 < (~pos).sum() <= face_train.SURFACE_NEGATIVES * len(paths)
+    assert 0 < (~pos).sum() <= face_data.SURFACE_NEGATIVES * len(paths)
     assert (data.value[~pos] == -1).all() and (data.color[~pos] == -1).all()
-    val = face_train.collect(
+    val = face_data.collect(
         images_in(sample / "images" / "val"),
         sample / "labels" / "val",
         sample / "colors" / "val",
@@ -90,7 +90,7 @@ def test_face_reader_train_export_read(tmp_path, monkeypatch):
     face_train.train(data, {"val": val}, "e2e", epochs=2, batch=16)
     assert len((tmp_path / "runs" / "e2e" / "log.jsonl").read_text().splitlines()) == 2
 
-    onnx_path = face_train.export_onnx(best, tmp_path / "face.onnx")
+    onnx_path = face_model.export_onnx(best, tmp_path / "face.onnx")
     reader = FaceReader(onnx_path)
     import cv2
 

@@ -206,14 +206,14 @@ def run(args: argparse.Namespace) -> int:
             board_weights=str(best), board_onnx=str(export_onnx(best, Path(args.board_out)))
         )
     if args.stage in ("all", "face"):
-        from scanner.training import face as face_train
+        from scanner.training import face_model, face_sets, face_train
         from scanner.vision.detect import DiceDetector
 
         # The reader learns from the boxes this detector proposes, as at run time.
         detector = DiceDetector(
             args.out, imgsz=args.face_detector_imgsz, reader=False, colors=False
         )
-        train_set, val_sets = face_train.prepare(
+        train_set, val_sets = face_sets.prepare(
             Path(args.face_dir),
             detector,
             args.face_n,
@@ -230,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.face_train_seed,
             log=lambda row: print(row, file=sys.stderr, flush=True),
         )
-        out = face_train.export_onnx(best, Path(args.face_out))
+        out = face_model.export_onnx(best, Path(args.face_out))
         result.update(face_weights=str(best), face_onnx=str(out))
     emit(result)
     return 0

@@ -22,7 +22,7 @@ import numpy as np
 from tqdm import tqdm
 
 # Seeds of the rendered calibration boards: the face reader's training boards (seed 5 + 100 in
-# scanner.training.face), far from the validation (205, 7000) and test (9000+) tables.
+# scanner.training.face_sets), far from the validation (205, 7000) and test (9000+) tables.
 CALIBRATION_SEED = 105
 # Calibration images: a few dozen settle every activation's range (MinMax over all of them).
 BOARDS, PHOTOS = 24, 24
@@ -40,7 +40,7 @@ def calibration_images(
     """Network inputs (NCHW float blobs) for calibration: rendered rectified boards at the
     board's own scale, then real training photos at the detector's photo size."""
     from scanner.synth.table import mid_game_states, random_dice, render_table
-    from scanner.training.face import detector_at_board_scale, real_split
+    from scanner.training.face_sets import detector_at_board_scale, real_split
     from scanner.vision.calibrate import calibrate
     from scanner.vision.detect import load_image
     from scanner.vision.layout import default_layout

@@ -1,0 +1,187 @@
+"""Which data the face reader learns from, each set rendered once and cut once (extra `train`).
+
+- rendered scenes (`alea synth` scenes at the test set's 640 px): value and colour labels exact
+  by construction;
+- the real photos of `photos_a/train` (never `test/`): value labels only, colour unknown (its
+  loss is masked), each die cut many times turned and shifted because there are few of them;
+- rectified board frames as `alea scan` sees them, and optionally scenes crowded with hard
+  negatives (pip-less cubes, printed cards).
+
+The crop arrays are written once (`crops_*.npz`) and cut again only when the scenes behind them
+were drawn by an older renderer or for another count, or for a reader taking other light
+numbers. The cutting itself is scanner.training.face_data's.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+
+from scanner.training.face_data import CropSet, board_crops, collect
+from scanner.vision.evaluate import images_in
+from scanner.vision.face import N_LIGHT
+
+
+def real_split(real_dir: Path, val_photos: int = 20) -> tuple[list[Path], list[Path]]:
+    """The real train photos cut into (fit, validation): the last `val_photos` are held out,
+    the same ones the detector held out (scanner.training.detector.prepare)."""
+    photos = sorted((real_dir / "images").glob("*.jpg"))
+    return photos[: len(photos) - val_photos], photos[-val_photos:]
+
+
+def prepare(
+    out: Path,
+    detector,
+    synth_n: int = 4000,
+    synth_val: int = 200,
+    seed: int = 5,
+    real_dir: Path | None = None,
+    synth_copies: int = 2,
+    real_copies: int = 12,
+    boards: int = 400,
+    board_val: int = 40,
+    board_copies: int = 3,
+    hard_n: int = 0,
+) -> tuple[CropSet, dict[str, CropSet]]:
+    """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
+
+    Synthetic scenes are like the held-out test set's (640 px, 4–40 dice) but from their own
+    seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset).
+    """
+    from scanner.synth.dataset import renderer_of, write_dataset
+    from scanner.synth.scene import RENDERER, photo_config
+
+    synth = out / "synth"
+    new_renderer = renderer_of(synth) != RENDERER
+    if (synth / "data.yaml").exists() and (new_renderer or _counts(synth) != (synth_n, synth_val)):
+        # Drawn by an older renderer, or for another number of scenes: its scenes and the
+        # crops cut from them are redone, and after a new renderer the board frames' crops
+        # too (scanner.synth.table draws its dice with the same code).
+        names = ["train", "val_synth", "val_real"]
+        if new_renderer:
+            names += ["train_board", "val_board"]
+        shutil.rmtree(synth)
+        for name in names:
+            (out / f"crops_{name}.npz").unlink(missing_ok=True)
+    if not (synth / "data.yaml").exists():
+        write_dataset(synth, synth_n, seed, synth_val, photo_config())
+    for cached in out.glob("crops_*.npz"):
+        with np.load(cached) as z:
+            stale = z["light"].shape[1] != N_LIGHT
+        if stale:  # cut for a reader that took other light numbers (scanner.vision.face)
+            cached.unlink()
+    fit, held = real_split(real_dir) if real_dir is not None else ([], [])
+    sets: dict[str, CropSet] = {}
+    for name, split, real, copies, jitter in (
+        ("train", "train", fit, (synth_copies, real_copies), True),
+        ("val_synth", "val", [], (1, 1), False),
+        ("val_real", None, held, (1, 1), False),
+    ):
+        path = out / f"crops_{name}.npz"
+        if not path.exists():
+            parts = []
+            if split is not None:
+                parts.append(
+                    collect(
+                        images_in(synth / "images" / split),
+                        synth / "labels" / split,
+                        synth / "colors" / split,
+                        detector,
+                        copies[0],
+                        seed,
+                        f"{name} rendered",
+                        jitter,
+                    )
+                )
+            if real and real_dir is not None:
+                parts.append(
+                    collect(
+                        real,
+                        real_dir / "labels",
+                        None,
+                        detector,
+                        copies[1],
+                        seed + 1,
+                        f"{name} real",
+                        jitter,
+                    )
+                )
+            if not parts:  # no real photos given: no real validation set
+                continue
+            CropSet.concat(parts).save(path)
+        sets[name] = CropSet.load(path)
+    # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
+    for name, n, board_seed, cuts, jitter in (
+        ("train_board", boards, seed + 100, board_copies, True),
+        ("val_board", board_val, seed + 200, 1, False),
+    ):
+        path = out / f"crops_{name}.npz"
+        if n and not path.exists():
+            board_crops(n, board_seed, detector_at_board_scale(detector), cuts, jitter).save(path)
+        if path.exists():
+            sets[name] = CropSet.load(path)
+    if hard_n:
+        sets["train_hard"] = hard_negatives(
+            out / "hard", out / "crops_train_hard.npz", hard_n, seed + 300, detector, synth_copies
+        )
+    train_set = sets.pop("train")
+    for extra in ("train_board", "train_hard"):
+        if extra in sets:
+            train_set = CropSet.concat([train_set, sets.pop(extra)])
+    return train_set, sets
+
+
+def hard_negatives(out: Path, cached: Path, n: int, seed: int, detector, copies: int) -> CropSet:
+    """Crops of `n` extra training scenes crowded with what the reader most often takes for a
+    die: pip-less cubes, most of them swirled, and printed cards. Their real dice are cut as
+    positives as usual. Rendered (into `out`) and cut (into `cached`) once, like the other
+    sets."""
+    from scanner.synth.dataset import renderer_of, write_dataset
+    from scanner.synth.scene import RENDERER, photo_config
+
+    if cached.exists() and renderer_of(out) == RENDERER and _counts(out) == (n, 0):
+        return CropSet.load(cached)
+    if out.exists():
+        shutil.rmtree(out)
+    write_dataset(
+        out,
+        n,
+        seed,
+        0,
+        photo_config(blank_cube_share=0.3, blank_marble_share=0.6, distractors=(2, 5)),
+    )
+    crops = collect(
+        images_in(out / "images" / "train"),
+        out / "labels" / "train",
+        out / "colors" / "train",
+        detector,
+        copies,
+        seed,
+        "hard negatives",
+        True,
+    )
+    crops.save(cached)
+    return crops
+
+
+def _counts(synth: Path) -> tuple[int, int]:
+    """How many train and validation scenes a rendered set on disk holds."""
+
+    def count(split: str) -> int:
+        folder = synth / "images" / split
+        return len(images_in(folder)) if folder.is_dir() else 0
+
+    return count("train"), count("val")
+
+
+def detector_at_board_scale(detector):
+    """The same detector, run at the rectified board's own scale as `alea scan` runs it."""
+    if detector is None:
+        return None
+    import copy
+
+    board = copy.copy(detector)
+    board.imgsz = 0
+    return board
