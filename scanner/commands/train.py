@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
                 "train.missing-extra", "training needs the train extra: pip install 'alea[train]'"
             ) from None
     real = Path(args.real_dir) if args.real_dir else None
-    result = {}
+    result: dict[str, str] = {}
     if args.stage in ("all", "detector"):
         from scanner.training.detector import export_onnx, prepare, train
 

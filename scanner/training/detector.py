@@ -50,6 +50,14 @@ def _read_labels(path: Path) -> np.ndarray:
     return np.array(rows, np.float32).reshape(-1, 5)
 
 
+def _imread(path: Path) -> np.ndarray:
+    """The photo as cv2 reads it (BGR), raising where cv2 would hand back None."""
+    img = cv2.imread(str(path))
+    if img is None:
+        raise FileNotFoundError(f"cv2 cannot read {path}")
+    return img
+
+
 def real_tiles(
     src: Path,
     out: Path,
@@ -71,7 +79,7 @@ def real_tiles(
     (out / "labels" / split).mkdir(parents=True, exist_ok=True)
     count = 0
     for photo in tqdm(photos, desc=f"real tiles {split}", disable=None):
-        img = cv2.imread(str(photo))
+        img = _imread(photo)
         h, w = img.shape[:2]
         lab = _read_labels(src / "labels" / (photo.stem + ".txt"))
         boxes = np.stack(
@@ -97,6 +105,7 @@ def real_tiles(
                 score = (cut, -int((frac >= 0.98).sum()))
                 if best is None or score < best[0]:
                     best = (score, x, y, frac, (ix0, iy0, ix1, iy1))
+            assert best is not None  # 25 tries, each one a candidate
             _, x, y, frac, (ix0, iy0, ix1, iy1) = best
             lines = []
             for i in np.flatnonzero(frac >= min_visible):
@@ -184,7 +193,7 @@ def shrunk_photos(
     (out / "labels").mkdir(parents=True, exist_ok=True)
     made = []
     for photo in photos:
-        img = cv2.imread(str(photo))
+        img = _imread(photo)
         f = rng.uniform(*factors)
         small = cv2.resize(
             img, (round(img.shape[1] * f), round(img.shape[0] * f)), interpolation=cv2.INTER_AREA
