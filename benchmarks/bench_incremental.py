@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from scanner.synth.demo import DemoFeed
-from scanner.vision.board import Detection, read_board
+from scanner.vision.board import read_board
 from scanner.vision.calibrate import calibrate
 from scanner.vision.models import load_detector
 from scanner.vision.reread import Rereader
@@ -47,17 +47,17 @@ def bench(pairs: int, model: str | None) -> dict:
     full_ms, inc_ms, changed, same, modes = [], [], [], 0, {}
     for before, now in zip(boards[:-1], boards[1:], strict=True):
         reread = Rereader(detect, feed.layout.px_per_mm)
-        settled = [Detection.of(d) for d in detect(before)]
+        settled = detect(before)
         reread.settle(before, settled)
         t = time.perf_counter()
         inc = reread(now)
         inc_ms.append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        full = [Detection.of(d) for d in detect(now)]
+        full = detect(now)
         full_ms.append((time.perf_counter() - t) * 1000)
         modes[reread.mode] = modes.get(reread.mode, 0) + 1
-        moved = {(d.value, d.color, round(d.bbox[0] / 30), round(d.bbox[1] / 30)) for d in full}
-        was = {(d.value, d.color, round(d.bbox[0] / 30), round(d.bbox[1] / 30)) for d in settled}
+        moved = {(d.value, d.color, round(d.xyxy[0] / 30), round(d.xyxy[1] / 30)) for d in full}
+        was = {(d.value, d.color, round(d.xyxy[0] / 30), round(d.xyxy[1] / 30)) for d in settled}
         changed.append(len(moved ^ was))
         same += key(inc, feed) == key(full, feed)
     return {

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scanner.vision.board import read_board  # noqa: E402
 from scanner.vision.calibrate import BoardNotFound, calibrate  # noqa: E402
+from scanner.vision.dice import Dice  # noqa: E402
 from scanner.vision.layout import default_layout  # noqa: E402
 from tests.scenes import homography_error_mm, render_scene  # noqa: E402
 
@@ -84,15 +85,17 @@ def latency(repeat: int, seed: int = 1) -> dict:
     scene = render_scene(layout, rng)
     cal = calibrate(scene.image, layout)
     s = layout.px_per_mm
-    dice = [
-        {
-            "value": 1 + i % 6,
-            "color": ["grey", "brown", "blue", "green"][i % 4],
-            "confidence": 0.9,
-            "bbox": [x * s - 24, y * s - 24, x * s + 24, y * s + 24],
-        }
-        for i, (x, y) in enumerate(rng.uniform([60, 60], [360, 240], (25, 2)))
-    ]
+    dice = Dice.from_json(
+        [
+            {
+                "value": 1 + i % 6,
+                "color": ["grey", "brown", "blue", "green"][i % 4],
+                "confidence": 0.9,
+                "bbox": [x * s - 24, y * s - 24, x * s + 24, y * s + 24],
+            }
+            for i, (x, y) in enumerate(rng.uniform([60, 60], [360, 240], (25, 2)))
+        ]
+    )
     times: dict[str, list[float]] = {"locate": [], "rectify": [], "board": []}
     for _ in range(repeat):
         t0 = time.perf_counter()

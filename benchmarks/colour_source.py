@@ -74,7 +74,7 @@ def main(argv=None) -> int:
         ):
             seen = scan_image(game.image, replace(cal, palette=palette), detect).dice
             pairs = pairs_by_position(
-                truth_mm, np.array([d.centre_mm for d in seen]).reshape(-1, 2), 8
+                truth_mm, np.array([d.center_mm for d in seen]).reshape(-1, 2), 8
             )
             ok = sum(seen[j].color == game.dice[i].player for i, j in pairs)
             counts[(name, "dice")] += len(pairs)

@@ -207,11 +207,11 @@ class Session:
         if kind == "accept":
             # The players keep a flagged placement: the seen state becomes the accepted one,
             # and the turn passes as for any placement.
-            move = self.referee.accept(BoardState.from_json(e["state"], "$.state", strict=False))
+            kept = self.referee.accept(BoardState.from_json(e["state"], "$.state", strict=False))
             return (
                 {"kind": "correction"}
-                if move is None
-                else {"kind": "accepted", "move": move.to_json()}
+                if kept is None
+                else {"kind": "accepted", "move": kept.to_json()}
             )
         if kind == "next-round":
             if self.game.current_player is not None or self.game.over:

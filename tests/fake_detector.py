@@ -8,6 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from scanner.vision.dice import Dice
 from tests.scenes import DIE_BGR
 
 
@@ -17,7 +18,7 @@ class FakeDetector:
         self.die_px = die_mm * px_per_mm
         self.calls = 0
 
-    def detect(self, board_bgr: np.ndarray) -> list[dict]:
+    def detect(self, board_bgr: np.ndarray) -> Dice:
         self.calls += 1
         img = board_bgr.astype(np.float32)
         gray = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY)
@@ -64,4 +65,4 @@ class FakeDetector:
                         "bbox": [float(x), float(y), float(x + w), float(y + h)],
                     }
                 )
-        return dice
+        return Dice.from_json(dice)

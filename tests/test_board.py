@@ -12,7 +12,8 @@ import pytest
 from scanner.errors import InputError
 from scanner.rules.components import PLAYER_COLORS
 from scanner.rules.state import BoardState
-from scanner.vision.board import Detection, read_board
+from scanner.vision.board import read_board
+from scanner.vision.dice import Dice
 from scanner.vision.layout import default_layout
 
 LAY = default_layout()
@@ -42,7 +43,7 @@ def pedestal(i):
 
 
 def read(dice, players=FOUR):
-    return read_board(dice, LAY, players)
+    return read_board(Dice.from_json(dice), LAY, players)
 
 
 def test_each_zone_and_outside():
@@ -73,7 +74,7 @@ def test_each_zone_and_outside():
     # Every die not in a building is in front of its player.
     assert st["supply"] == {"grey": 7, "brown": 7, "blue": 6, "green": 7}
     assert r.warnings == []
-    assert r.dice[3].pedestal == 0 and r.dice[3].to_json()["center_mm"] == [72.0, 175.0]
+    assert r.dice[3].pedestal == 0 and r.dice.to_json()[3]["center_mm"] == [72.0, 175.0]
 
 
 def test_tolerance_band():
@@ -89,7 +90,7 @@ def test_tolerance_band():
 
 def test_tolerance_is_the_layouts():
     tight = LAY.from_json({**LAY.to_json(), "tolerance": 2})
-    assert read_board([die(55, 100)], tight, FOUR).dice[0].building is None
+    assert read_board(Dice.from_json([die(55, 100)]), tight, FOUR).dice[0].building is None
 
 
 def test_forum_left_to_right_by_pedestal():
@@ -232,10 +233,10 @@ def test_more_than_eight_dice_of_a_colour_warn():
 
 
 def test_players_inferred_from_colours():
-    r = read_board([die(*SENATUS, "green", 2), die(*LATRINA, "brown", 1)], LAY)
+    r = read_board(Dice.from_json([die(*SENATUS, "green", 2), die(*LATRINA, "brown", 1)]), LAY)
     assert r.state.players == ("brown", "green")
     assert any("--players" in w for w in r.warnings)
-    r = read_board([], LAY)
+    r = read_board(Dice.empty(), LAY)
     assert len(r.state.players) == 2 and any("only 0" in w for w in r.warnings)
 
 
@@ -253,10 +254,12 @@ def test_bad_detections_are_input_errors():
         read([{**die(*LATRINA), "color": "red"}])
     with pytest.raises(InputError):
         read([], players=["blue"])
-    # Objects with attributes work as well as mappings.
-    assert read([Detection(2, "blue", 0.8, tuple(die(*LATRINA)["bbox"]))]).state.latrina == {
-        "blue": 1
-    }
+    with pytest.raises(InputError) as err:
+        read([die(*LATRINA), {**die(*LATRINA), "confidence": 1.5}])
+    assert err.value.code == "value.range" and err.value.path == "$.dice[1].confidence"
+    with pytest.raises(InputError) as err:
+        read([{k: v for k, v in die(*LATRINA).items() if k != "bbox"}])
+    assert err.value.code == "schema.missing"
 
 
 def test_any_detections_give_a_valid_state():
@@ -275,7 +278,7 @@ def test_any_detections_give_a_valid_state():
             for _ in range(n)
         ]
         players = None if rng.random() < 0.3 else list(PLAYER_COLORS[: rng.integers(2, 6)])
-        r = read_board(dice, LAY, players)
+        r = read_board(Dice.from_json(dice), LAY, players)
         assert BoardState.from_json(r.state.to_json()) == r.state
         assert len(r.dice) == n
 
@@ -289,9 +292,31 @@ def test_vision_doctests(name):
 
 def test_detector_output_with_a_colour_the_game_does_not_know_is_unknown():
     odd = {**die(*LATRINA), "color": "purple"}
-    assert Detection.of(odd, strict=False).color is None
+    assert Dice.from_json([odd], strict=False).color == [None]
     with pytest.raises(InputError):
-        Detection.of(odd)
+        Dice.from_json([odd])
+
+
+def test_what_must_differ_between_players_is_repaired_by_leaving_the_second_out():
+    """Equal Templum counts, equal Senate runs, equal Castrum sets: each building's own rule
+    keeps the first (seating order; in the Castrum, the contract's order) and says so."""
+    r = read(
+        [
+            die(80, 80, "blue", 5),
+            die(110, 120, "grey", 3),  # grey sits before blue: blue's die is left out
+            die(180, 80, "brown", 2),
+            die(200, 80, "brown", 3),
+            die(180, 125, "green", 2),
+            die(200, 125, "green", 3),  # the same run as brown's, who sits first
+            die(300, 80, "blue", 6),
+            die(340, 125, "green", 6),  # two sets of 1×6: blue's, first in colour order, is kept
+        ]
+    )
+    assert r.state.templum == {"grey": (3,)}
+    assert r.state.senatus == {"brown": (2, 3)}
+    assert [(s.player, s.value) for s in r.state.castrum] == [("blue", 6)]
+    assert r.seen.templum == {"grey": (3,), "blue": (5,)}  # the referee sees all of them
+    assert sum("left out of the state" in w for w in r.warnings) == 3
 
 
 def test_unsure_dice_are_those_of_unknown_colour_or_low_confidence_in_a_building():

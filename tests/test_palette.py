@@ -148,7 +148,7 @@ def test_reference_taken_at_the_table_then_dice_read_by_it(seed, detect):
     assert len(reading.dice) >= len(game.dice) - 1
     for die in reading.dice:
         truth = min(
-            game.dice, key=lambda t: np.hypot(t.x - die.centre_mm[0], t.y - die.centre_mm[1])
+            game.dice, key=lambda t: np.hypot(t.x - die.center_mm[0], t.y - die.center_mm[1])
         )
         assert die.color == (truth.player if truth.player in PLAYER_COLORS else None), truth
 

@@ -7,7 +7,6 @@ import cv2
 import numpy as np
 import pytest
 
-from scanner.vision.board import Detection
 from scanner.vision.layout import default_layout
 from scanner.vision.reread import Rereader
 from scanner.vision.sheet import render_sheet
@@ -41,7 +40,7 @@ def board(dice, rng):
 
 
 def key(dice):
-    return sorted((d.value, d.color, round(d.bbox[0] / 6), round(d.bbox[1] / 6)) for d in dice)
+    return sorted((d.value, d.color, round(d.xyxy[0] / 6), round(d.xyxy[1] / 6)) for d in dice)
 
 
 @pytest.fixture
@@ -58,7 +57,7 @@ def settled():
 
 
 def full_read(img):
-    return [Detection.of(d) for d in Counting()(img)]
+    return Counting()(img)
 
 
 def test_nothing_changed_returns_the_settled_dice_without_the_detector(settled):

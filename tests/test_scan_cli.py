@@ -81,12 +81,12 @@ def test_scan_pipeline_end_to_end(seed):
         np.array([[d[:2] for d in DICE]], np.float64), scene.board_to_image
     ).reshape(-1, 2)
     for die in reading.dice:
-        x0, y0, x1, y1 = die.image_bbox
+        x0, y0, x1, y1 = die.image_xyxy
         inside = [(x0 <= x <= x1 and y0 <= y <= y1) for x, y in truth]
         assert sum(inside) == 1
         i = inside.index(True)
         assert (die.color, die.value) == DICE[i][2:]
-        assert np.hypot(*(np.array(die.centre_mm) - DICE[i][:2])) < 3.0
+        assert np.hypot(*(np.array(die.center_mm) - DICE[i][:2])) < 3.0
 
 
 def test_scan_cli_contract(table, monkeypatch, capsys):

@@ -10,6 +10,7 @@ import pytest
 from scanner.synth.arrange import TooManyDice
 from scanner.synth.table import mid_game_states, render_table
 from scanner.vision.calibrate import calibrate
+from scanner.vision.dice import Dice
 from scanner.vision.layout import default_layout
 from scanner.vision.scan import scan_image
 from tests.helpers import forum, state
@@ -25,10 +26,12 @@ def sample_states(n: int, seed: int = 0) -> list:
 def oracle(frame, cal):
     """A perfect detector: each die's cube as the camera sees it, boxed in the rectified board."""
     boxes = frame.boxes(lambda p: cal.board_to_rectified(cal.image_to_board(p)))
-    return [
-        {"value": d.value, "color": d.player, "confidence": 0.99, "bbox": list(b)}
-        for d, b in zip(frame.dice, boxes, strict=True)
-    ]
+    return Dice.from_json(
+        [
+            {"value": d.value, "color": d.player, "confidence": 0.99, "bbox": list(b)}
+            for d, b in zip(frame.dice, boxes, strict=True)
+        ]
+    )
 
 
 class Oracle:
@@ -48,7 +51,8 @@ class Oracle:
                 x0 < b[2] and b[0] < x1 and y0 < b[3] and b[1] < y1 for x0, y0, x1, y1 in regions
             )
 
-        return [d for d in self(board_image) if inside(d["bbox"])]
+        dice = self(board_image)
+        return dice.take([inside(b) for b in dice.xyxy])
 
 
 def seen_as(st) -> dict:

@@ -69,7 +69,7 @@ def test_overlay_draws_zones_and_dice():
         frame.image, status, cal, {"player": "grey", "building": "senatus", "dice": [5]}
     )
     red = np.all(flagged == FLAG_BGR, axis=2) & ~np.all(drawn == FLAG_BGR, axis=2)
-    by_value = {d.value: d.image_bbox for d in status.settled.dice}
+    by_value = {d.value: d.image_xyxy for d in status.settled.dice}
     assert set(by_value) == {4, 5}
 
     ys, xs = np.nonzero(red)

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from scanner.errors import InputError
+from scanner.vision.calibrate import Calibration
 from scanner.vision.runtime import give_back_memory
 
 PLAYER_BGR = {
@@ -61,10 +62,9 @@ def overlay(frame: np.ndarray, status, calibration, flagged: dict | None = None)
             pts = calibration.board_to_image(zone.polygon.astype(np.float64))
             cv2.polylines(out, [np.round(pts).astype(np.int32)], True, ZONE_BGR, 1, cv2.LINE_AA)
     reading = status.settled if status is not None else None
-    dice = reading.dice if reading is not None else []
+    dice = list(reading.dice) if reading is not None else []
     for die, bad in zip(dice, offending(dice, flagged), strict=True):
-        box = die.image_bbox or die.detection.bbox
-        x0, y0, x1, y1 = (int(round(v)) for v in box)
+        x0, y0, x1, y1 = (int(round(v)) for v in die.image_xyxy)
         color = PLAYER_BGR.get(die.color, (255, 255, 255))
         if bad:
             cv2.rectangle(out, (x0 - 4, y0 - 4), (x1 + 4, y1 + 4), FLAG_BGR, 4, cv2.LINE_AA)
@@ -124,7 +124,7 @@ class TableLoop(threading.Thread):
         self.stop = threading.Event()
         self.new_frame = threading.Condition()
         self.last_frame: np.ndarray | None = None
-        self.last_calibration = None
+        self.last_calibration: Calibration | None = None
         self._new_layout = None
         self.palette = None  # the dice colours learnt at this table (data folder's palette.json)
 
@@ -204,7 +204,7 @@ class TableLoop(threading.Thread):
                         "settled": None
                         if settled is None
                         else {
-                            "dice": [d.to_json() for d in settled.dice],
+                            "dice": settled.dice.to_json(),
                             "warnings": list(settled.warnings),
                         },
                     }
@@ -243,7 +243,8 @@ def start(
 
             detect = load_detector(None)
         except InputError as err:
-            detect = _no_detector(err.message)
+            print(f"warning: {err.message}; the video and markers work, no dice are read")
+            detect = _no_detector
 
     if camera is None:
         hub = GameHub(f"{app.config['DATA_DIR']}/demo")
@@ -368,11 +369,8 @@ def load_layout(app):
     return Layout.load(path) if path.exists() else default_layout()
 
 
-def _no_detector(why: str):
+def _no_detector(board_image: np.ndarray):
     """Without a model the video and markers still work; no dice are read."""
+    from scanner.vision.dice import Dice
 
-    def detect(board_image):
-        return []
-
-    detect.missing = why
-    return detect
+    return Dice.empty()

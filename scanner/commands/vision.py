@@ -116,6 +116,7 @@ def _board_args(p: argparse.ArgumentParser) -> None:
 )
 def run_board(args: argparse.Namespace) -> int:
     from scanner.vision.board import read_board
+    from scanner.vision.dice import Dice
 
     camera = None
     if args.calibration:
@@ -128,7 +129,8 @@ def run_board(args: argparse.Namespace) -> int:
     data = read_json(args.file)
     if not isinstance(data, dict) or not isinstance(data.get("dice"), list):
         raise InputError("schema.type", 'expected {"dice": [...]}', "$")
-    emit(read_board(data["dice"], layout, players_arg(args.players), camera).to_json())
+    dice = Dice.from_json(data["dice"], "$.dice")
+    emit(read_board(dice, layout, players_arg(args.players), camera).to_json())
     return 0
 
 

@@ -1,6 +1,6 @@
 """Detected dice → the board state: which building each die lies in, and what that means.
 
-Input: the detector's dice on the *rectified* board image (`bbox` in its pixels, x0 y0 x1 y1), so
+Input: the detector's `Dice` on the *rectified* board image (boxes in its pixels), so
 a die's position in board millimetres is its box centre divided by the layout's `px_per_mm`,
 corrected for parallax when the camera's position is known (a die's top face is seen pushed away
 from the camera, up to ~8 mm near the board's edge). Zone membership is decided in millimetres
@@ -8,32 +8,33 @@ with the layout's tolerance band on top, so a die lying across a zone's edge sti
 clearly outside does not.
 
 What the camera sees is not always a legal board: a misread pip, a die of unknown colour, a hand
-that nudged a die. The reading never fails for that: it builds the closest state
-`BoardState.from_json` accepts and says in `warnings` what it had to leave out or reorder.
-The rules themselves live in `scanner.rules`; this module only groups dice.
+that nudged a die. The reading never fails for that: each building's reading repairs what its
+rule forbids (the Senate keeps the longest run, the Forum is sorted and cut to its columns,
+`_distinct` leaves out the second of two equal counts, runs or sets), says in `warnings` what it
+left out or reordered, and the result is built as a `BoardState` directly. `seen` is the board
+as it lies, unrepaired, for the referee. The rules themselves live in `scanner.rules`; this
+module only groups dice.
 
 >>> from scanner.vision.layout import default_layout
 >>> lay = default_layout()
+>>> from scanner.vision.dice import Dice
 >>> def die(x, y, color, value):  # a 16 mm die centred at (x, y) mm, as the detector boxes it
 ...     s = lay.px_per_mm
 ...     return {"value": value, "color": color, "confidence": 0.9,
 ...             "bbox": [(x - 8) * s, (y - 8) * s, (x + 8) * s, (y + 8) * s]}
->>> r = read_board([die(72, 175, "blue", 2), die(102, 175, "green", 5),
-...                 die(200, 100, "blue", 3), die(220, 100, "blue", 4)], lay,
-...                players=["blue", "green"])
+>>> dice = Dice.from_json([die(72, 175, "blue", 2), die(102, 175, "green", 5),
+...                        die(200, 100, "blue", 3), die(220, 100, "blue", 4)])
+>>> r = read_board(dice, lay, players=["blue", "green"])
 >>> r.state.to_json()["forum"], r.state.to_json()["senatus"]
 ([{'player': 'blue', 'value': 2}, {'player': 'green', 'value': 5}], {'blue': [3, 4]})
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from scanner.errors import InputError
 from scanner.rules.components import (
     DICE_PER_PLAYER,
     MAX_PLAYERS,
@@ -42,7 +43,8 @@ from scanner.rules.components import (
     forum_columns,
     templum_in_play,
 )
-from scanner.rules.state import BoardState
+from scanner.rules.state import BoardState, CastrumSet, ForumDie, check_invariants
+from scanner.vision.dice import Dice, Die
 from scanner.vision.layout import Layout
 
 NAMES = {
@@ -54,91 +56,6 @@ NAMES = {
 }
 
 
-@dataclass(frozen=True)
-class Detection:
-    """One die as the detector reports it, on the rectified board image."""
-
-    value: int
-    color: str | None
-    confidence: float
-    bbox: tuple[float, float, float, float]  # x0, y0, x1, y1 in rectified-board pixels
-
-    @classmethod
-    def of(cls, obj: Any, path: str = "$", strict: bool = True) -> Detection:
-        """Adapter from whatever the detector returns: a mapping or an object with the fields.
-
-        Not `strict` (a detector's output, not a user's file): a colour name the game does not
-        know is read as unknown (None) instead of being an error."""
-
-        def get(name: str) -> Any:
-            if isinstance(obj, dict):
-                if name not in obj:
-                    raise InputError("schema.missing", f"a die needs {name!r}", path)
-                return obj[name]
-            if not hasattr(obj, name):
-                raise InputError("schema.missing", f"a die needs {name!r}", path)
-            return getattr(obj, name)
-
-        value, color, conf, bbox = get("value"), get("color"), get("confidence"), get("bbox")
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise InputError(
-                "value.die", f"die value {value!r} is not between 1 and 6", f"{path}.value"
-            )
-        if color is not None and color not in PLAYER_COLORS and not strict:
-            color = None
-        if color is not None and color not in PLAYER_COLORS:
-            raise InputError("value.color", f"unknown colour {color!r}", f"{path}.color")
-        try:
-            box = tuple(float(v) for v in bbox)
-            conf = float(conf)
-        except (TypeError, ValueError):
-            raise InputError(
-                "schema.type", "bbox is 4 numbers, confidence a number", path
-            ) from None
-        if len(box) != 4 or box[2] < box[0] or box[3] < box[1]:
-            raise InputError(
-                "schema.type", "bbox is [x0, y0, x1, y1] with x0<=x1, y0<=y1", f"{path}.bbox"
-            )
-        return cls(value, color, conf, box)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class PlacedDie:
-    """A detection located on the board: its centre in mm and the building it lies in."""
-
-    detection: Detection
-    centre_mm: tuple[float, float]
-    building: str | None
-    pedestal: int | None = None  # Forum column, 0 = leftmost
-    image_bbox: tuple[float, float, float, float] | None = None  # in the photo, when known
-
-    @property
-    def value(self) -> int:
-        return self.detection.value
-
-    @property
-    def color(self) -> str | None:
-        return self.detection.color
-
-    def to_json(self) -> dict:
-        """CONTRACT.md's die: `bbox` in the photo's pixels when the photo is known (alea scan),
-        else in the rectified board's; `board_bbox` always in the rectified board's."""
-        d = self.detection
-        box = self.image_bbox if self.image_bbox is not None else d.bbox
-        out = {
-            "value": d.value,
-            "color": d.color,
-            "confidence": round(d.confidence, 4),
-            "bbox": [round(v, 1) for v in box],
-            "building": self.building,
-            "board_bbox": [round(v, 1) for v in d.bbox],
-            "center_mm": [round(v, 1) for v in self.centre_mm],
-        }
-        if self.pedestal is not None:
-            out["pedestal"] = self.pedestal
-        return out
-
-
 # A die read with less confidence than this is shown as a question, never flagged. Not tuned
 # on validation data yet: a cautious floor under the detector's own 0.5 threshold.
 UNSURE_BELOW = 0.6
@@ -146,13 +63,14 @@ UNSURE_BELOW = 0.6
 
 @dataclass
 class BoardReading:
-    """The board stage's output: the state (None if there is no board), every die, warnings."""
+    """The board stage's output: the state (None if there is no board), every die located
+    (`Dice` with `center_mm`, `building`, `pedestal`), and warnings."""
 
     state: BoardState | None
-    dice: list[PlacedDie]
+    dice: Dice
     warnings: list[str]
-    # The board exactly as seen, rules or not (parsed with strict=False): what the referee
-    # judges. `state` is the closest legal one, for `alea scan` and `alea round`.
+    # The board exactly as seen, rules or not: what the referee judges. `state` is the
+    # closest legal one, for `alea scan` and `alea round`.
     seen: BoardState | None = None
 
     def unsure(self) -> list[dict]:
@@ -161,13 +79,13 @@ class BoardReading:
         return [
             {"building": d.building, "player": d.color, "value": d.value}
             for d in self.dice
-            if d.building is not None and (d.color is None or d.detection.confidence < UNSURE_BELOW)
+            if d.building is not None and (d.color is None or d.confidence < UNSURE_BELOW)
         ]
 
     def to_json(self) -> dict:
         return {
             "state": None if self.state is None else self.state.to_json(),
-            "dice": [d.to_json() for d in self.dice],
+            "dice": self.dice.to_json(),
             "warnings": list(self.warnings),
         }
 
@@ -190,12 +108,13 @@ def undo_parallax(
 
 
 def locate(
-    detections: Iterable[Any],
+    dice: Dice,
     layout: Layout,
     players: int | None = None,
     camera: tuple[float, float, float] | None = None,
-) -> tuple[list[PlacedDie], list[str]]:
-    """Each die's centre in board mm and its building (None outside every zone).
+) -> tuple[Dice, list[str]]:
+    """The dice with each one's centre in board mm and its building (None outside every zone)
+    and Forum pedestal in `data`.
 
     With the camera's position known (`Calibration.camera_position`), the centre is corrected
     for parallax: a die's box spans its footprint and its top face, which the camera sees
@@ -206,44 +125,40 @@ def locate(
     With `players` known, only the first players + 2 Forum pedestals are laid out; a die on a
     pedestal beyond them lies where no Forum piece is and gets building None and a warning."""
     s = layout.px_per_mm
-    placed, warnings = [], []
-    for i, obj in enumerate(detections):
-        det = obj if isinstance(obj, Detection) else Detection.of(obj, f"$.dice[{i}]")
-        x0, y0, x1, y1 = det.bbox
-        # Rectified pixel (i, j) covers mm [i/s, (i+1)/s): see sheet.board_to_pixels.
-        centre = ((x0 + x1) / 2 + 0.5) / s, ((y0 + y1) / 2 + 0.5) / s
+    # Rectified pixel (i, j) covers mm [i/s, (i+1)/s): see sheet.board_to_pixels.
+    centres = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / s
+    buildings: list[str | None] = []
+    pedestals: list[int | None] = []
+    warnings = []
+    for i, (x, y) in enumerate(centres.tolist()):
+        centre = (x, y)
         if camera is not None and layout.parallax_height > 0:
             centre = undo_parallax(centre, camera, layout.parallax_height)
+            centres[i] = centre
         hit = layout.zone_at(centre)
-        if hit is None:
-            placed.append(PlacedDie(det, centre, None))
-            continue
-        building, pedestal = hit
+        building, pedestal = hit if hit is not None else (None, None)
         if pedestal is not None and players is not None and pedestal >= forum_columns(players):
             warnings.append(
                 f"a die on Forum pedestal {pedestal + 1}, but a {players}-player Forum has "
                 f"{forum_columns(players)} columns; counted as outside the buildings"
             )
             building, pedestal = None, None
-        placed.append(PlacedDie(det, centre, building, pedestal))
-    return placed, warnings
+        buildings.append(building)
+        pedestals.append(pedestal)
+    return dice.with_data(center_mm=centres, building=buildings, pedestal=pedestals), warnings
 
 
 def read_board(
-    detections: Iterable[Any],
+    dice: Dice,
     layout: Layout,
     players: Sequence[str] | None = None,
     camera: tuple[float, float, float] | None = None,
 ) -> BoardReading:
-    """Detections → BoardReading (see module docstring). `players` in seating order; inferred
-    from the colours seen when not given. `camera`: see `locate`."""
-    dice = [
-        d if isinstance(d, Detection) else Detection.of(d, f"$.dice[{i}]")
-        for i, d in enumerate(detections)
-    ]
+    """Dice on the rectified board → BoardReading (see module docstring). `players` in seating
+    order; inferred from the colours seen when not given. `camera`: see `locate`."""
     warnings: list[str] = []
     if players is None:
-        seen = {d.color for d in dice if d.color is not None}
+        seen = {c for c in dice.color if c is not None}
         who = [c for c in PLAYER_COLORS if c in seen]
         if len(who) < MIN_PLAYERS:
             pad = [c for c in PLAYER_COLORS if c not in who][: MIN_PLAYERS - len(who)]
@@ -264,37 +179,14 @@ def read_board(
     players = list(players)
     placed, located = locate(dice, layout, len(players), camera)
     warnings += located
-    state, seen = _state(placed, players, warnings)
-    return BoardReading(state, placed, warnings, seen)
+    by_building = _in_buildings(placed, players, warnings)
+    state = _legal_state(by_building, players, warnings)
+    return BoardReading(state, placed, warnings, _seen(by_building, players))
 
 
-def _seen(by_building: dict[str, list[PlacedDie]], players: list[str]) -> BoardState:
-    """Every die in a building as it lies: a Senate row that is no run, an unsorted or
-    overfull Forum, two equal sets stay as they are, so the referee can name the rule broken."""
-    mine: dict[str, dict[str, list[int]]] = {
-        "templum": defaultdict(list),
-        "senatus": defaultdict(list),
-    }
-    for building in mine:
-        for d in by_building[building]:
-            mine[building][d.color].append(d.value)
-    row = sorted(by_building["forum"], key=lambda d: (d.pedestal, d.centre_mm[0]))
-    latrina = Counter(d.color for d in by_building["latrina"])
-    data = {
-        "players": players,
-        "templum": {p: sorted(v) for p, v in mine["templum"].items()},
-        "senatus": {p: sorted(v) for p, v in mine["senatus"].items()},
-        "castrum": _castrum(by_building["castrum"]),
-        "forum": [{"player": d.color, "value": d.value} for d in row],
-        "latrina": {p: min(n, DICE_PER_PLAYER) for p, n in latrina.items()},
-    }
-    return BoardState.from_json(data, strict=False)
-
-
-def _state(
-    placed: list[PlacedDie], players: list[str], warnings: list[str]
-) -> tuple[BoardState, BoardState]:
-    by_building: dict[str, list[PlacedDie]] = defaultdict(list)
+def _in_buildings(placed: Dice, players: list[str], warnings: list[str]) -> dict[str, list[Die]]:
+    """The dice in each building that can be part of a state: of a known colour that plays."""
+    by_building: dict[str, list[Die]] = defaultdict(list)
     for die in placed:
         if die.building is None:
             continue
@@ -308,61 +200,102 @@ def _state(
             )
         else:
             by_building[die.building].append(die)
-
-    per_colour = Counter(d.color for d in placed if d.color is not None)
+    per_colour = Counter(c for c in placed.color if c is not None)
     for color, n in sorted(per_colour.items()):
         if n > DICE_PER_PLAYER:
             warnings.append(f"{n} {color} dice seen; a player has only {DICE_PER_PLAYER}")
+    return by_building
 
-    seen = _seen(by_building, players)
-    data: dict[str, Any] = {"players": players}
-    data["templum"] = _templum(by_building["templum"], players, warnings)
-    data["senatus"] = _senatus(by_building["senatus"], warnings)
-    data["castrum"] = _castrum(by_building["castrum"])
-    data["forum"] = _forum(by_building["forum"], len(players), warnings)
-    latrina = Counter(d.color for d in by_building["latrina"])
-    data["latrina"] = {p: min(n, DICE_PER_PLAYER) for p, n in latrina.items()}
-    # Every die is in a building or in front of its player, so what is not on the board is in
-    # the supply (which is what `alea round` needs at the end of a round).
+
+def _seen(by_building: dict[str, list[Die]], players: list[str]) -> BoardState:
+    """Every die in a building as it lies: a Senate row that is no run, an unsorted or
+    overfull Forum, two equal sets stay as they are, so the referee can name the rule broken."""
+    row = sorted(by_building["forum"], key=lambda d: (_column(d), d.center_mm[0]))
+    return BoardState(
+        players=tuple(players),
+        templum=_values(by_building["templum"]),
+        senatus=_values(by_building["senatus"]),
+        castrum=_castrum(by_building["castrum"]),
+        forum=tuple(ForumDie(_owner(d), d.value) for d in row),
+        latrina=_latrina(by_building["latrina"]),
+    )
+
+
+def _legal_state(
+    by_building: dict[str, list[Die]], players: list[str], warnings: list[str]
+) -> BoardState:
+    """The closest state the rules allow: each building repaired by its own rule, each repair
+    said in `warnings`."""
     on_board = Counter(d.color for b in by_building.values() for d in b)
-    data["supply"] = {
-        p: DICE_PER_PLAYER - on_board[p] for p in players if on_board[p] < DICE_PER_PLAYER
-    }
-    return _closest_valid(data, warnings), seen
+    state = BoardState(
+        players=tuple(players),
+        templum=_templum(by_building["templum"], players, warnings),
+        senatus=_senatus(by_building["senatus"], warnings),
+        castrum=_castrum(by_building["castrum"]),
+        forum=_forum(by_building["forum"], len(players), warnings),
+        latrina=_latrina(by_building["latrina"]),
+        # Every die is in a building or in front of its player, so what is not on the board
+        # is in the supply (which is what `alea round` needs at the end of a round).
+        supply={p: DICE_PER_PLAYER - on_board[p] for p in players if on_board[p] < DICE_PER_PLAYER},
+    )
+    state = _distinct(state, warnings)
+    check_invariants(state)  # every rule of a legal board has its repair above
+    return state
 
 
-def _templum(dice: list[PlacedDie], players: list[str], warnings: list[str]) -> dict:
+def _values(dice: list[Die]) -> dict[str, tuple[int, ...]]:
+    """Each player's dice values in one building, sorted."""
+    out: dict[str, list[int]] = defaultdict(list)
+    for d in dice:
+        out[_owner(d)].append(d.value)
+    return {p: tuple(sorted(v)) for p, v in out.items()}
+
+
+def _latrina(dice: list[Die]) -> dict[str, int]:
+    return {p: min(n, DICE_PER_PLAYER) for p, n in Counter(map(_owner, dice)).items()}
+
+
+def _column(die: Die) -> int:
+    """The Forum pedestal of a die in the Forum (`locate` gives every one of them one)."""
+    assert die.pedestal is not None
+    return die.pedestal
+
+
+def _owner(die: Die) -> str:
+    """The player of a die in a building's list (`_in_buildings` keeps only those)."""
+    assert die.color is not None
+    return die.color
+
+
+def _templum(dice: list[Die], players: list[str], warnings: list[str]) -> dict:
     if dice and not (MIN_PLAYERS <= len(players) <= MAX_PLAYERS and templum_in_play(len(players))):
         warnings.append(
             f"{len(dice)} dice in the Templum, but there is no Templum with "
             f"{len(players)} players; left out"
         )
         return {}
-    out: dict[str, list[int]] = defaultdict(list)
-    for d in dice:
-        out[d.color].append(d.value)
-    return {p: sorted(v) for p, v in out.items()}
+    return _values(dice)
 
 
-def _senatus(dice: list[PlacedDie], warnings: list[str]) -> dict:
+def _senatus(dice: list[Die], warnings: list[str]) -> dict:
     """One run per player; what cannot be one run is reported and the longest run kept."""
     out = {}
-    mine: dict[str, list[PlacedDie]] = defaultdict(list)
+    mine: dict[str, list[Die]] = defaultdict(list)
     for d in dice:
-        mine[d.color].append(d)
+        mine[_owner(d)].append(d)
     for player, ds in mine.items():
         values = sorted(d.value for d in ds)
-        groups = _clusters([d.centre_mm for d in ds], reach=24.0)
+        groups = _clusters([d.center_mm for d in ds], reach=24.0)
         if groups > 1:
             warnings.append(
                 f"{player} has {groups} separate groups of dice in the Senate; a player has one run"
             )
         if values == list(range(values[0], values[0] + len(values))):
-            out[player] = values
+            out[player] = tuple(values)
             continue
         run = _longest_run(values)
         warnings.append(f"{player}'s Senate dice {values} are not one run; kept {run}")
-        out[player] = run
+        out[player] = tuple(run)
     return out
 
 
@@ -397,22 +330,22 @@ def _clusters(points: list[tuple[float, float]], reach: float) -> int:
     return len({root(i) for i in range(len(points))})
 
 
-def _castrum(dice: list[PlacedDie]) -> list[dict]:
+def _castrum(dice: list[Die]) -> tuple[CastrumSet, ...]:
     """A player's Castrum dice of one value are one set, wherever they lie in the building.
     Sets in the contract's order (more dice, then higher value), equal sets by colour: never by
     the order the detector listed the dice in, which changes from one read to the next, and
-    would change which set `_closest_valid` leaves out of a Castrum that is not valid."""
-    counts = Counter((d.color, d.value) for d in dice)
-    return [
-        {"player": p, "value": v, "count": min(n, DICE_PER_PLAYER)}
+    would change which of two identical sets `_distinct` leaves out."""
+    counts = Counter((_owner(d), d.value) for d in dice)
+    return tuple(
+        CastrumSet(p, v, min(n, DICE_PER_PLAYER))
         for (p, v), n in sorted(counts.items(), key=lambda kv: (-kv[1], -kv[0][1], kv[0][0]))
-    ]
+    )
 
 
-def _forum(dice: list[PlacedDie], players: int, warnings: list[str]) -> list[dict]:
+def _forum(dice: list[Die], players: int, warnings: list[str]) -> tuple[ForumDie, ...]:
     """Left to right by pedestal; the Forum is always sorted and filled from the left."""
-    row = sorted(dice, key=lambda d: (d.pedestal, d.centre_mm[0]))
-    used = Counter(d.pedestal for d in row)
+    row = sorted(dice, key=lambda d: (_column(d), d.center_mm[0]))
+    used = Counter(_column(d) for d in row)
     for ped, n in sorted(used.items()):
         if n > 1:
             warnings.append(f"{n} dice on Forum pedestal {ped + 1}; a pedestal holds one")
@@ -434,29 +367,44 @@ def _forum(dice: list[PlacedDie], players: int, warnings: list[str]) -> list[dic
     if len(row) > cols:
         warnings.append(f"{len(row)} dice in a Forum of {cols} columns; kept the first {cols}")
         row = row[:cols]
-    return [{"player": d.color, "value": d.value} for d in row]
+    return tuple(ForumDie(_owner(d), d.value) for d in row)
 
 
-_PATH = re.compile(r"\.(\w+)|\[(\d+)\]")
-
-
-def _closest_valid(data: dict, warnings: list[str]) -> BoardState:
-    """`BoardState.from_json(data)`, leaving out whatever it rejects (with a warning) until it
-    accepts; the InputError's JSON path names the part to leave out."""
-    for _ in range(64):
-        try:
-            return BoardState.from_json(data)
-        except InputError as err:
-            steps = [a or int(b) for a, b in _PATH.findall(err.path)]
-            if not steps or steps[0] == "players":
-                warnings.append(f"board state not valid ({err.message}); players only")
-                return BoardState.from_json({"players": data["players"]})
-            warnings.append(f"left out of the state: {err.message}")
-            building = steps[0]
-            if len(steps) == 1:
-                data[building] = [] if isinstance(data[building], list) else {}
-            elif isinstance(data[building], list):
-                del data[building][steps[1]]
-            else:
-                data[building].pop(steps[1], None)
-    return BoardState.from_json({"players": data["players"]})
+def _distinct(state: BoardState, warnings: list[str]) -> BoardState:
+    """What must differ between players: counts in the Templum, runs in the Senate, sets in
+    the Castrum. Of two that are equal (a die misread or hidden), the first in seating order
+    (in the Castrum, the contract's order) is kept and the other left out, with a warning."""
+    templum: dict[str, tuple[int, ...]] = {}
+    counts: dict[int, str] = {}
+    for p in state.players:
+        if p not in state.templum:
+            continue
+        n = len(state.templum[p])
+        if n in counts:
+            warnings.append(
+                f"left out of the state: {counts[n]} and {p} both have {n} dice in the "
+                "Templum; counts there are always different"
+            )
+            continue
+        templum[p], counts[n] = state.templum[p], p
+    senatus: dict[str, tuple[int, ...]] = {}
+    runs: dict[tuple[int, ...], str] = {}
+    for p in state.players:
+        run = state.senatus.get(p)
+        if run is None:
+            continue
+        if run in runs:
+            warnings.append(
+                f"left out of the state: {runs[run]} and {p} have the same run {list(run)}"
+            )
+            continue
+        senatus[p], runs[run] = run, p
+    castrum: list[CastrumSet] = []
+    for s in state.castrum:
+        if any((o.value, o.count) == (s.value, s.count) for o in castrum):
+            warnings.append(
+                f"left out of the state: two sets of {s.count}×{s.value} in the Castrum"
+            )
+            continue
+        castrum.append(s)
+    return state.with_(templum=templum, senatus=senatus, castrum=tuple(castrum))

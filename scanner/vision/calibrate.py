@@ -336,7 +336,7 @@ def fit(
         raise BoardNotFound(
             "board not found: the markers seen do not fit a flat sheet", "board.not-flat"
         )
-    inlier = mask.ravel().astype(bool).reshape(len(ids), 4).all(axis=1)
+    inlier = np.asarray(mask.ravel().astype(bool).reshape(len(ids), 4).all(axis=1)).tolist()
     used = [i for i, ok in zip(ids, inlier, strict=True) if ok]
     if len(used) < MIN_MARKERS:
         raise BoardNotFound(

@@ -258,7 +258,7 @@ class DiceDetector:
         self,
         img: np.ndarray,
         regions: Sequence[tuple[int, int, int, int]],
-        others: Sequence[tuple[float, float, float, float]] = (),
+        others: np.ndarray | Sequence[tuple[float, float, float, float]] = (),
     ) -> Dice:
         """The dice found inside `regions` (x0 y0 x1 y1, `img`'s pixels) of `img`, boxes in
         `img`'s pixels: the detector runs on each region alone, the face reader reads in the
@@ -285,6 +285,7 @@ class DiceDetector:
             boxes, _, _ = self.candidates(img, min(PROPOSE_CONF, self.conf))
         if not len(boxes):
             return Dice.empty()
+        assert self.reader is not None  # called only by a detector with a face reader
         p_die, p_value, p_color = self.reader.read(img, boxes, others)
         keep = p_die >= self.conf
         if not keep.any():

@@ -106,7 +106,7 @@ def match(truth: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[i
     if not len(truth) or not len(pred):
         return []
     iou = iou_matrix(truth, pred)
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for flat in np.argsort(-iou, axis=None):
         i, j = divmod(int(flat), iou.shape[1])
         if iou[i, j] < thr:
@@ -133,10 +133,10 @@ def read_truth(label: Path, colors: Path | None, w: int, h: int):
         1,
     )
     values = r[:, 0].astype(int) + 1
-    names = None
+    names: list[str | None] | None = None
     if colors is not None and colors.exists():
-        names = [ln.strip() for ln in colors.read_text().splitlines() if ln.strip()]
-        names = [n if n in PLAYER_COLORS else None for n in names]
+        lines = [ln.strip() for ln in colors.read_text().splitlines() if ln.strip()]
+        names = [n if n in PLAYER_COLORS else None for n in lines]
     return boxes, values, names
 
 

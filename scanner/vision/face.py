@@ -15,7 +15,7 @@ Grey, brown and yellow drift into each other under warm light; the network sees 
 the light it was taken under, and divides one by the other itself (the division is in the graph).
 
 Output per die: P(die), six value probabilities, six colour probabilities (the five player
-colours, then `other`). Trained by scanner.training.face on rendered dice and real photo dice.
+colours, then `other`). Trained by scanner.training.face_train on rendered dice and real photo dice.
 """
 
 from __future__ import annotations

@@ -119,7 +119,9 @@ class Layout:
         """
         tol = self.tolerance if tolerance is None else tolerance
         best: tuple[float, str, int | None] | None = None
-        candidates = [(name, None, z) for name, z in self.zones.items()]
+        candidates: list[tuple[str, int | None, Zone]] = [
+            (name, None, z) for name, z in self.zones.items()
+        ]
         candidates += [("forum", i, z) for i, z in enumerate(self.forum_pedestals(players))]
         for name, index, zone in candidates:
             d = zone.signed_distance(point)

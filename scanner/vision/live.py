@@ -18,7 +18,7 @@ from scanner.vision.calibrate import Calibration, Calibrator, Lens
 from scanner.vision.layout import Layout
 from scanner.vision.palette import Palette
 from scanner.vision.reread import Rereader
-from scanner.vision.scan import Detect, read_board_image, with_image_bbox
+from scanner.vision.scan import Detect, read_board_image, with_image_boxes
 from scanner.vision.stability import Settler, reading_key
 
 
@@ -77,12 +77,12 @@ class LiveBoard:
 
         def read() -> BoardReading:
             reading = read_board_image(board, cal, self.rereader, self.players, self.palette)
-            reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
+            reading.dice = with_image_boxes(reading.dice, cal)
             return reading
 
         winner = self.settler.update(board, read)
         if winner is not None:
-            self.rereader.settle(board, [d.detection for d in winner.dice])
+            self.rereader.settle(board, winner.dice.bare())
         changed = winner is not None and (
             self.settled is None or reading_key(self.settled) != reading_key(winner)
         )

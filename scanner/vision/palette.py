@@ -179,8 +179,8 @@ class Palette:
         colour) taken from them; a table palette keeps what it had for the others."""
         colors = dict(self.colors) if self.source == "table" else {}
         limits = dict(self.limits) if self.source == "table" else {}
-        for color, labs in refs.items():
-            labs = np.asarray(labs, np.float64).reshape(-1, 3)
+        for color, seen in refs.items():
+            labs = np.asarray(seen, np.float64).reshape(-1, 3)
             if not len(labs):
                 continue
             centre = np.median(labs, axis=0)
@@ -214,6 +214,7 @@ class Palette:
                 not isinstance(lab, list)
                 or len(lab) != 3
                 or not all(_finite(v) for v in lab)
+                or not isinstance(limit, int | float)
                 or not _finite(limit)
                 or not 0 < limit <= 200
             ):
@@ -231,7 +232,7 @@ def _finite(v: Any) -> bool:
 BUILT_IN = Palette(BUILT_IN_LAB)
 
 
-def swatch_at(layout: Layout, point_mm: Sequence[float]) -> str | None:
+def swatch_at(layout: Layout, point_mm: Sequence[float] | np.ndarray) -> str | None:
     """The player colour whose swatch square holds this board point, if any."""
     for color, (cx, cy, side) in layout.swatches.items():
         if abs(point_mm[0] - cx) <= side / 2 and abs(point_mm[1] - cy) <= side / 2:

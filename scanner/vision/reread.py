@@ -22,13 +22,12 @@ and the tests use it exactly like the detector it wraps.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from scanner.vision.board import Detection
+from scanner.vision.dice import Dice
 from scanner.vision.scan import Detect
 from scanner.vision.stability import DIE_AREA_MM2, LEVEL, Stillness, coarse
 
@@ -136,43 +135,42 @@ class Rereader:
         self.mode = "full"
         self.crops: list[Region] = []
         self._board: np.ndarray | None = None  # coarse settled board
-        self._dice: list[Detection] = []
+        self._dice = Dice.empty()
 
-    def settle(self, board_image: np.ndarray, dice: Iterable[Detection]) -> None:
+    def settle(self, board_image: np.ndarray, dice: Dice) -> None:
         """The board now settled and its dice (rectified-board pixels): the next reads are
         measured against it."""
         self._board = self._coarse(board_image)
-        self._dice = list(dice)
+        self._dice = dice.bare()
 
     def forget(self) -> None:
         """No settled board (the layout or the camera changed): the next read is full."""
-        self._board, self._dice = None, []
+        self._board, self._dice = None, Dice.empty()
 
     def _coarse(self, board_image: np.ndarray) -> np.ndarray:
         if self.stillness is not None:
             return self.stillness.coarse(board_image)
         return coarse(board_image, self.px_per_mm)
 
-    def __call__(self, board_image: np.ndarray) -> list[Detection]:
+    def __call__(self, board_image: np.ndarray) -> Dice:
         now = self._coarse(board_image)
         if self._board is None or self._board.shape != now.shape:
             return self._full(board_image)
         spots = changed_spots(self._board, now, self.px_per_mm)
         if not spots:
             self.mode, self.crops = "same", []
-            return list(self._dice)
+            return self._dice
         crops = crops_for(spots, self.px_per_mm, board_image.shape[:2])
         h, w = board_image.shape[:2]
         if sum(c.area for c in crops) > self.max_crop_share * h * w:
             return self._full(board_image)
-        kept = [d for d in self._dice if not _touches(spots, d.bbox)]
-        found = [d for d in self._in_crops(board_image, crops, kept) if _touches(spots, d.bbox)]
+        kept = self._dice.take([not _touches(spots, box) for box in self._dice.xyxy])
+        found = self._in_crops(board_image, crops, kept)
+        found = found.take([_touches(spots, box) for box in found.xyxy])
         self.mode, self.crops = "crops", crops
-        return kept + found
+        return Dice.concat([kept, found])
 
-    def _in_crops(
-        self, board_image: np.ndarray, crops: list[Region], kept: list[Detection]
-    ) -> list[Detection]:
+    def _in_crops(self, board_image: np.ndarray, crops: list[Region], kept: Dice) -> Dice:
         """The dice the detector finds in the crops, in board pixels. A detector with `within`
         (the real one: its face reader reads a die in the light of the whole board, so a die
         cut out alone would read differently) reads them in place; any other `Detect` reads
@@ -180,25 +178,16 @@ class Rereader:
         within = getattr(self.detect, "within", None)
         if within is not None:
             regions = [(c.x0, c.y0, c.x1, c.y1) for c in crops]
-            found = within(board_image, regions, [d.bbox for d in kept])
-            return [Detection.of(d, f"$.dice[{i}]", strict=False) for i, d in enumerate(found)]
-        out = []
-        for crop in crops:
-            part = board_image[crop.y0 : crop.y1, crop.x0 : crop.x1]
-            for i, raw in enumerate(self.detect(part)):
-                d = Detection.of(raw, f"$.dice[{i}]", strict=False)
-                x0, y0, x1, y1 = d.bbox
-                box = (x0 + crop.x0, y0 + crop.y0, x1 + crop.x0, y1 + crop.y0)
-                out.append(Detection(d.value, d.color, d.confidence, box))
-        return out
+            return within(board_image, regions, kept.xyxy)
+        return Dice.concat(
+            [self.detect(board_image[c.y0 : c.y1, c.x0 : c.x1]).shifted(c.x0, c.y0) for c in crops]
+        )
 
-    def _full(self, board_image: np.ndarray) -> list[Detection]:
+    def _full(self, board_image: np.ndarray) -> Dice:
         self.mode, self.crops = "full", []
-        return [
-            Detection.of(d, f"$.dice[{i}]", strict=False)
-            for i, d in enumerate(self.detect(board_image))
-        ]
+        return self.detect(board_image)
 
 
-def _touches(spots: list[Region], bbox: tuple[float, float, float, float]) -> bool:
-    return any(s.touches(bbox) for s in spots)
+def _touches(spots: list[Region], bbox: np.ndarray) -> bool:
+    x0, y0, x1, y1 = (float(v) for v in bbox)
+    return any(s.touches((x0, y0, x1, y1)) for s in spots)

@@ -9,13 +9,12 @@ that image's pixels. The reading reports each box in the original photo's pixels
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
-from scanner.vision.board import BoardReading, Detection, PlacedDie, read_board
+from scanner.vision.board import BoardReading, read_board
 from scanner.vision.calibrate import (
     BoardNotFound,
     Calibration,
@@ -23,9 +22,10 @@ from scanner.vision.calibrate import (
     calibrate,
     spread_warning,
 )
+from scanner.vision.dice import Dice
 from scanner.vision.palette import Palette, body_colors, sheet_light, take_reference
 
-Detect = Callable[[np.ndarray], Iterable[Any]]
+Detect = Callable[[np.ndarray], Dice]
 
 
 def scan_image(
@@ -55,7 +55,7 @@ def scan_image(
         keeper = Calibrator(calibration.layout, calibration.lens, initial=calibration)
         found = keeper.update(image)
         if found is None:
-            return BoardReading(None, [], [keeper.reason or "board not found"])
+            return BoardReading(None, Dice.empty(), [keeper.reason or "board not found"])
         if found is calibration and keeper.reason:
             warnings.append(f"{keeper.reason}; using the stored calibration (fixed camera)")
         cal = found
@@ -63,13 +63,13 @@ def scan_image(
         try:
             cal = calibrate(image, calibration.layout, calibration.lens)
         except BoardNotFound as exc:
-            return BoardReading(None, [], [str(exc)])
+            return BoardReading(None, Dice.empty(), [str(exc)])
     spread = spread_warning(cal)
     if spread:
         warnings.append(spread)
     reading = read_board_image(cal.rectify(image), cal, detect, players, calibration.palette)
     reading.warnings[:0] = warnings
-    reading.dice = [with_image_bbox(d, cal) for d in reading.dice]
+    reading.dice = with_image_boxes(reading.dice, cal)
     return reading
 
 
@@ -83,14 +83,10 @@ def read_board_image(
     """Detect on an already rectified board and read it (the live loop rectifies once per frame
     and shares the image with the stability check). With a `palette` taken at this table, each
     die's colour is its body's against the palette (scanner.vision.palette), not the reader's."""
-    dice = [
-        Detection.of(d, f"$.dice[{i}]", strict=False) for i, d in enumerate(detect(board_image))
-    ]
-    if palette is not None and dice:
-        boxes = np.array([d.bbox for d in dice], np.float64)
+    dice = detect(board_image)
+    if palette is not None and len(dice):
         light = sheet_light(board_image, cal.layout)
-        names = palette.name(body_colors(board_image, boxes), light)
-        dice = [replace(d, color=c) for d, c in zip(dice, names, strict=True)]
+        dice = replace(dice, color=palette.name(body_colors(board_image, dice.xyxy), light))
     return read_board(dice, cal.layout, players, cal.camera_position())
 
 
@@ -104,15 +100,16 @@ def learn_colors(
     from scanner.vision.models import at_full_scale
 
     reading = read_board_image(board_image, cal, at_full_scale(detect), None)
-    boxes = np.array([d.detection.bbox for d in reading.dice], np.float64).reshape(-1, 4)
-    centres = np.array([d.centre_mm for d in reading.dice], np.float64).reshape(-1, 2)
-    return take_reference(board_image, boxes, centres, cal.layout, palette)
+    dice = reading.dice
+    return take_reference(board_image, dice.xyxy, dice.data["center_mm"], cal.layout, palette)
 
 
-def with_image_bbox(die: PlacedDie, cal: Calibration) -> PlacedDie:
-    """The die with its box mapped from the rectified board back into the photo."""
-    x0, y0, x1, y1 = die.detection.bbox
-    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    img = cal.board_to_image(cal.rectified_to_board(corners))
-    lo, hi = img.min(axis=0), img.max(axis=0)
-    return replace(die, image_bbox=(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])))
+def with_image_boxes(dice: Dice, cal: Calibration) -> Dice:
+    """The dice with their boxes mapped from the rectified board back into the photo
+    (`image_xyxy`: the box around the four corners' images)."""
+    if not len(dice):
+        return dice.with_data(image_xyxy=np.zeros((0, 4)))
+    x0, y0, x1, y1 = dice.xyxy.T
+    corners = np.stack([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).transpose(2, 0, 1)  # (N,4,2)
+    img = cal.board_to_image(cal.rectified_to_board(corners.reshape(-1, 2))).reshape(-1, 4, 2)
+    return dice.with_data(image_xyxy=np.concatenate([img.min(axis=1), img.max(axis=1)], axis=1))

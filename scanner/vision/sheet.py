@@ -19,7 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.vision.layout import Layout
+from scanner.vision.layout import Layout, Zone
 
 PRINT_DPI = 300
 MM_PER_INCH = 25.4
@@ -177,7 +177,7 @@ def draw_layout(board_bgr: np.ndarray, layout: Layout, tolerance: bool = True) -
     pedestals numbered, and the markers boxed: what `alea calibrate` shows to check a setup."""
     out = board_bgr.copy()
     s = layout.px_per_mm
-    shapes = [(n, z, None) for n, z in layout.zones.items()]
+    shapes: list[tuple[str, Zone, int | None]] = [(n, z, None) for n, z in layout.zones.items()]
     shapes += [("forum", z, i) for i, z in enumerate(layout.pedestals)]
     for name, zone, index in shapes:
         color = ZONE_COLORS[name]

@@ -206,6 +206,7 @@ class Settler:
                 self.why = {"id": "camera.still", "run": s.still_run, "need": s.frames}
             return None
         now = self.stillness.last
+        assert now is not None  # the stillness saw this frame
         if self._baseline is not None and self._baseline.shape == now.shape:
             change = changed_area(self._baseline, now, self.stillness.level)
             if change > self.max_change_mm2 and not self._looks_empty(now):
@@ -219,7 +220,8 @@ class Settler:
             self.why = {"id": "camera.voting"}
             return None
         self._baseline = now
-        if getattr(winner, "dice", None) == []:
+        dice = getattr(winner, "dice", None)
+        if dice is not None and len(dice) == 0:
             self._empty = now  # the bare board: clearing it at a round's end is no hand
         self._big_still = 0
         self.why = {"id": "camera.settled"}

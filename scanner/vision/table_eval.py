@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -124,22 +124,14 @@ def _count(
         tally.no_board += 1
         cal = None
     t0 = time.perf_counter()
-    dice = []
+    dice = Dice.empty()
     if cal is not None:
-        from dataclasses import replace
-
         dice = scan_image(image, replace(cal, palette=palette), detect).dice
     tally.ms.append((time.perf_counter() - t0) * 1000)
     truth_mm = np.array([d["center_mm"] for d in truth], np.float64).reshape(-1, 2)
-    seen_mm = np.array([d.centre_mm for d in dice], np.float64).reshape(-1, 2)
+    seen_mm = dice.data.get("center_mm", np.zeros((0, 2)))
     pairs = pairs_by_position(truth_mm, seen_mm, layout.die_size / 2)
-    boxes = np.array([d.image_bbox or d.detection.bbox for d in dice], np.float64)
-    read = Dice(
-        boxes.reshape(-1, 4),
-        np.array([d.value for d in dice], int),
-        np.array([d.detection.confidence for d in dice]),
-        [d.color for d in dice],
-    )
+    read = replace(dice.bare(), xyxy=dice.image_boxes())
     tally.add(
         np.zeros((len(truth), 4)),
         np.array([d["value"] for d in truth], int),
