@@ -16,23 +16,42 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypedDict, TypeVar
 
 from scanner.rules import components
-from scanner.rules.components import DICE_PER_PLAYER
+from scanner.rules.components import (
+    DICE_PER_PLAYER,
+    PatricianTile,
+    ProvinceTile,
+    SenateCardJSON,
+)
 from scanner.rules.placement import Illegal, Move, Verdict, check
 from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
+
+T = TypeVar("T")  # a tile or card, as the component table writes it
 
 
 @dataclass
 class Holdings:
     """What a player has in front of him between rounds; at the end, the `final` input."""
 
-    provinces: list[dict] = field(default_factory=list)
-    patricians: list[dict] = field(default_factory=list)
-    senate: list = field(default_factory=list)
+    provinces: list[ProvinceTile] = field(default_factory=list)
+    patricians: list[PatricianTile] = field(default_factory=list)
+    senate: list[SenateCardJSON] = field(default_factory=list)
     fortuna: list[int] = field(default_factory=list)
     repete: int = 0
+
+
+class Snapshot(TypedDict):
+    """What one placement changes (`Game.snapshot`): the board, the turn (turn number, seat,
+    whether the round is ending, the roll) and the Fortuna tiles drawn, left and returned."""
+
+    state: BoardState
+    turn: tuple[int, int, bool, tuple[int, ...] | None]
+    fortuna_drawn: dict[str, list[int]]
+    fortuna_pile: list[int]
+    fortuna_returned: list[int]
 
 
 class Chooser:
@@ -42,7 +61,7 @@ class Chooser:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def pick(self, player: str, kind: str, offered: Sequence) -> int:
+    def pick(self, player: str, kind: str, offered: Sequence[object]) -> int:
         """Index of the tile `player` takes among `offered` (kind: province, patrician, senate)."""
         return self.rng.randrange(len(offered))
 
@@ -64,11 +83,12 @@ class Game:
     def __init__(
         self,
         seating: Sequence[str],
-        seed: int | None = None,
+        seed: float | None = None,
         chooser: Chooser | None = None,
         deal: bool = True,
     ) -> None:
-        """`deal=False`: the table deals, not this model. The tiles laid out, the Fortuna
+        """`seed`: an int, or the float a seeded generator drew (`play_random_game`).
+        `deal=False`: the table deals, not this model. The tiles laid out, the Fortuna
         tiles drawn and the tiles taken are the players' to record (a session does), so none
         is drawn here and the holdings keep only Repete chips."""
         n = len(seating)
@@ -84,14 +104,14 @@ class Game:
         self.senate_pile = self._shuffled(components.senate_deck(n))
         self.province_pile = self._shuffled(components.provinces())
         self.patrician_pile = self._shuffled(components.patricians())
-        self.events: list[dict] = []
+        self.events: list[dict[str, Any]] = []
         self.round_no = 0
         self.first = 0
         self._log("setup", players=list(seating), rounds=self.rounds, seed=seed)
         self._start_round()
 
     # ------------------------------------------------------------------ round flow
-    def _shuffled(self, items: list) -> list:
+    def _shuffled(self, items: list[T]) -> list[T]:
         self.rng.shuffle(items)
         return items
 
@@ -205,7 +225,7 @@ class Game:
         )
         if not verdict.legal:
             return verdict
-        self.state = verdict.state
+        self.state = verdict.after
         if move.building == "templum" and self.deal:
             self.fortuna_drawn.setdefault(player, []).extend(self._draw_fortuna(len(move.dice)))
         if not self.state.supply.get(player):
@@ -229,7 +249,7 @@ class Game:
             self.pos += 1
             self._advance_to_player_with_dice()
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> Snapshot:
         """Everything one placement changes, to put a placement the players took back off the
         table again (`restore`). Holdings, piles and the record are not in it: within a round
         only a Templum placement touches a pile (its Fortuna draw, which `restore` returns)."""
@@ -241,7 +261,7 @@ class Game:
             "fortuna_returned": list(self.fortuna_returned),
         }
 
-    def restore(self, snapshot: dict, why: str) -> None:
+    def restore(self, snapshot: Snapshot, why: str) -> None:
         """Back to a `snapshot` taken earlier in this round (the turn passes back with it)."""
         self.state = snapshot["state"]
         self.turn_no, self.pos, self.ending, self.roll_ = snapshot["turn"]
@@ -309,7 +329,7 @@ class Game:
         for player in result.forum:
             self._take(player, "patrician", self.patricians_shown, self.holdings[player].patricians)
 
-    def _take(self, player: str, kind: str, offered: list, into: list) -> None:
+    def _take(self, player: str, kind: str, offered: list[T], into: list[T]) -> None:
         if not offered:
             return
         tile = offered.pop(self.chooser.pick(player, kind, offered))
@@ -328,7 +348,7 @@ class Game:
             self._take(player, "senate", hand, self.holdings[player].senate)
         self.senate_pile[:0] = hand  # under the stack; pop() draws from the top
 
-    def inventory(self) -> dict:
+    def inventory(self) -> dict[str, Any]:
         """Every player's holdings in the shape `alea final` reads."""
         return {
             "player_count": len(self.seating),
@@ -345,7 +365,7 @@ class Game:
             ],
         }
 
-    def _log(self, event: str, **data) -> None:
+    def _log(self, event: str, **data: object) -> None:
         self.events.append({"event": event, **data})
 
 

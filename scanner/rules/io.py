@@ -72,7 +72,9 @@ def parse_round(data: Any) -> BoardState:
     return BoardState.from_json(data, "$")
 
 
-def parse_unsure(data: Any, players: tuple[str, ...], path: str = "$.unsure") -> list[dict]:
+def parse_unsure(
+    data: Any, players: tuple[str, ...], path: str = "$.unsure"
+) -> list[dict[str, Any]]:
     """The dice a camera reading is not sure of: `[{"building", "player" (or null), "value"}]`."""
     if data is None:
         return []

@@ -18,6 +18,7 @@ table is the one reported.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scanner.rules.components import BUILDINGS
 from scanner.rules.state import BoardState, CastrumSet, ForumDie
@@ -53,7 +54,7 @@ class Move:
             raise ValueError(f"unknown building {self.building!r}")
         object.__setattr__(self, "dice", tuple(sorted(self.dice)))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"player": self.player, "building": self.building, "dice": list(self.dice)}
 
 
@@ -66,14 +67,22 @@ class Verdict:
     reason: str | None = None
     state: BoardState | None = None
     pushed_out: tuple[ForumDie, ...] = ()
-    params: dict | None = None  # the reason's facts, for a translated sentence (`Illegal`)
+    params: dict[str, object] | None = None  # the reason's facts, for a translated sentence
 
-    def to_json(self) -> dict:
+    @property
+    def after(self) -> BoardState:
+        """The board after a legal placement: every legal verdict carries it (`check`), so
+        asking an illegal one for it is a mistake in the caller."""
+        if self.state is None:
+            raise ValueError(f"an illegal placement ({self.rule}) leaves no board after it")
+        return self.state
+
+    def to_json(self) -> dict[str, Any]:
         if not self.legal:
             return {"legal": False, "rule": self.rule, "reason": self.reason}
         return {
             "legal": True,
-            "state": self.state.to_json(),
+            "state": self.after.to_json(),
             "pushed_out": [{"player": d.player, "value": d.value} for d in self.pushed_out],
         }
 
@@ -144,8 +153,15 @@ def is_legal(state: BoardState, move: Move, roll: tuple[int, ...] | None = None)
     return check(state, move, roll).legal
 
 
+# What a building's rule returns for a legal placement: the buildings it changes (BoardState
+# field names, for `BoardState.with_`) and the Forum dice it pushed out.
+Placed = tuple[dict[str, object], tuple[ForumDie, ...]]
+
+
 # ------------------------------------------------------------------------------ Templum
-def place_templum(state: BoardState, player: str, dice: tuple, roll: tuple):
+def place_templum(
+    state: BoardState, player: str, dice: tuple[int, ...], roll: tuple[int, ...]
+) -> Placed:
     """templum.count / templum.sum: bring your total to one die more than the top player's,
     with a higher sum; a player already there only adds the dice he is short of."""
     who = player.capitalize()
@@ -198,7 +214,9 @@ def is_run(values: tuple[int, ...]) -> bool:
     return len(set(v)) == len(v) and v[-1] - v[0] == len(v) - 1
 
 
-def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
+def place_senatus(
+    state: BoardState, player: str, dice: tuple[int, ...], roll: tuple[int, ...]
+) -> Placed:
     """senatus.*: one run per player, extended up and/or down, never equal to another run."""
     who = player.capitalize()
     own = state.senatus.get(player, ())
@@ -237,7 +255,9 @@ def place_senatus(state: BoardState, player: str, dice: tuple, roll: tuple):
 
 
 # ------------------------------------------------------------------------------ Castrum
-def place_castrum(state: BoardState, player: str, dice: tuple, roll: tuple):
+def place_castrum(
+    state: BoardState, player: str, dice: tuple[int, ...], roll: tuple[int, ...]
+) -> Placed:
     """castrum.*: dice of one value, a new set or added to your set of that value; no two sets
     in the Castrum may have the same value and count."""
     who = player.capitalize()
@@ -291,7 +311,9 @@ def forum_insert(forum: tuple[ForumDie, ...], new: list[ForumDie]) -> tuple[Foru
     return tuple(row)
 
 
-def place_forum(state: BoardState, player: str, dice: tuple, roll: tuple):
+def place_forum(
+    state: BoardState, player: str, dice: tuple[int, ...], roll: tuple[int, ...]
+) -> Placed:
     """forum.shape / forum.no-column: one die, or two summing to 5; every placed die must land
     on a column; dice pushed off the right end go to the Latrina."""
     who = player.capitalize()
@@ -325,7 +347,9 @@ def place_forum(state: BoardState, player: str, dice: tuple, roll: tuple):
 
 
 # ------------------------------------------------------------------------------ Latrina
-def place_latrina(state: BoardState, player: str, dice: tuple, roll: tuple):
+def place_latrina(
+    state: BoardState, player: str, dice: tuple[int, ...], roll: tuple[int, ...]
+) -> Placed:
     """latrina.*: exactly one die, and only when no die of the roll can go anywhere else."""
     who = player.capitalize()
     if len(dice) != 1:

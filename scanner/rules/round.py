@@ -13,6 +13,7 @@ patricians, and how many Repete chips each player earns (RULES.md `score.*`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from scanner.rules.components import senate_takers
 from scanner.rules.state import BoardState
@@ -28,7 +29,7 @@ class RoundResult:
     forum: tuple[str, ...]
     repete: dict[str, int]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "templum": dict(self.templum),
             "senatus": list(self.senatus),

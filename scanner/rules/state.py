@@ -103,7 +103,7 @@ class BoardState:
         (see `check_invariants`): for what a camera saw, which may be an illegal placement."""
         return _parse_state(data, path, strict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The canonical JSON object (CONTRACT.md "Board state")."""
         return {
             "players": list(self.players),
@@ -125,7 +125,7 @@ class BoardState:
 STATE_KEYS = ("players", "templum", "senatus", "castrum", "forum", "latrina", "supply")
 
 
-def expect_object(data: Any, path: str, allowed: Iterable[str] | None = None) -> dict:
+def expect_object(data: Any, path: str, allowed: Iterable[str] | None = None) -> dict[str, Any]:
     """`data` must be a JSON object whose keys are all in `allowed` (when given)."""
     if not isinstance(data, dict):
         raise InputError("schema.type", f"expected an object, got {_kind(data)}", path)
@@ -141,16 +141,16 @@ def expect_object(data: Any, path: str, allowed: Iterable[str] | None = None) ->
     return data
 
 
-def expect_record(data: Any, path: str, keys: tuple[str, ...], what: str) -> dict:
+def expect_record(data: Any, path: str, keys: tuple[str, ...], what: str) -> dict[str, Any]:
     """An object with exactly these `keys`, all present: `what` names it in the message."""
-    expect_object(data, path, keys)
+    obj = expect_object(data, path, keys)
     for key in keys:
-        if key not in data:
+        if key not in obj:
             raise InputError("schema.missing", f"{what} needs '{key}'", path)
-    return data
+    return obj
 
 
-def expect_list(data: Any, path: str) -> list:
+def expect_list(data: Any, path: str) -> list[Any]:
     if not isinstance(data, list):
         raise InputError("schema.type", f"expected a list, got {_kind(data)}", path)
     return data
@@ -215,7 +215,9 @@ def _parse_players(data: Any, path: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _parse_player_dice(data: Any, path: str, players: tuple[str, ...]) -> dict[str, tuple]:
+def _parse_player_dice(
+    data: Any, path: str, players: tuple[str, ...]
+) -> dict[str, tuple[int, ...]]:
     out = {}
     for p, dice in expect_object(data, path).items():
         expect_player(p, f"{path}.{p}", players)
@@ -299,7 +301,7 @@ def check_invariants(state: BoardState, path: str = "$") -> None:
             )
         counts[len(dice)] = p
 
-    runs: dict[tuple, str] = {}
+    runs: dict[tuple[int, ...], str] = {}
     for p, run in state.senatus.items():
         if list(run) != list(range(run[0], run[0] + len(run))):
             raise InputError(

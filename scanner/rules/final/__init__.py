@@ -17,6 +17,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from scanner.rules.final.holdings import FinalInput, Holdings, parse_final
 from scanner.rules.final.optimise import best_fills
 from scanner.rules.final.scoring import Fill, PlayerScore, score
@@ -30,7 +32,7 @@ def fill_text(f: Fill) -> str:
     return text + (f" (+ offspring {f.offspring})" if f.offspring else "")
 
 
-def player_json(s: PlayerScore) -> dict:
+def player_json(s: PlayerScore) -> dict[str, Any]:
     """The contract's player object (with extra fields `unplaced` and per-slot details)."""
     return {
         "player": s.player,
@@ -65,7 +67,7 @@ def winners(scores: list[PlayerScore]) -> list[str]:
     return [s.player for s in scores if (s.total, s.unplaced_value) == best]
 
 
-def final_scores(data: object) -> dict:
+def final_scores(data: object) -> dict[str, Any]:
     """The whole `alea final` computation: JSON in, JSON out; InputError for bad input."""
     game: FinalInput = parse_final(data)
     scores = [score_player(h) for h in game.players]

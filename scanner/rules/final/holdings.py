@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 from scanner.errors import InputError
 from scanner.rules import components
@@ -28,7 +29,7 @@ SEXES = {"f": "woman", "m": "man"}
 SINGLE_CARDS = components.SENATE_SINGLES  # "I" .. "XI": each exists once
 BORDER, FREE = "XII", "XIII"
 MAX_BORDER_CARDS = len(components.BORDER_PAIRS)
-MAX_FREE_CARDS = components.table()["senate_cards"]["free"]
+MAX_FREE_CARDS: int = components.table()["senate_cards"]["free"]
 ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV"}
 
 
@@ -46,7 +47,7 @@ class Province:
     def __str__(self) -> str:
         return "joker" if self.is_joker else f"{self.color} {ROMAN[self.value]}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"color": self.color, "value": self.value}
 
 
@@ -61,7 +62,7 @@ class Patrician:
     def __str__(self) -> str:
         return f"{self.color} {SEXES[self.sex]} {ROMAN[self.value]}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"color": self.color, "sex": self.sex, "value": self.value}
 
 
@@ -78,7 +79,7 @@ class BorderCard:
     def __str__(self) -> str:
         return f"border {self.colors[0]}/{self.colors[1]}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"card": BORDER, "colors": list(self.colors)}
 
 
@@ -117,7 +118,8 @@ class FinalInput:
 # --- parsing --------------------------------------------------------------------------------------
 
 
-def _is_int(x: object) -> bool:
+def _is_int(x: object) -> TypeGuard[int]:
+    """A JSON integer: `true` is an int in Python, never a count or a value here."""
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -126,24 +128,27 @@ def _want(cond: bool, code: str, message: str, path: str) -> None:
         raise InputError(code, message, path)
 
 
-def _object(obj: object, message: str, path: str) -> dict:
-    """`obj` when it is a JSON object, else InputError `input.shape` with `message`."""
+def _object(obj: object, message: str, path: str) -> dict[str, Any]:
+    """`obj` when it is a JSON object, else InputError `input.shape` with `message`. Its
+    values are JSON as given: each field is checked where it is read."""
     if not isinstance(obj, dict):
         raise InputError("input.shape", message, path)
     return obj
 
 
-def _list(obj: dict, key: str, path: str) -> list:
+def _list(obj: dict[str, Any], key: str, path: str) -> list[Any]:
     value = obj.get(key, [])
-    _want(isinstance(value, list), "input.shape", f"`{key}` must be a list", f"{path}.{key}")
+    if not isinstance(value, list):
+        raise InputError("input.shape", f"`{key}` must be a list", f"{path}.{key}")
     return value
 
 
-def _int_field(obj: dict, key: str, path: str, code: str, allowed: range) -> int:
+def _int_field(obj: dict[str, Any], key: str, path: str, code: str, allowed: range) -> int:
     _want(key in obj, "input.shape", f"missing `{key}`", path)
     value = obj[key]
     where = f"{path}.{key}"
-    _want(_is_int(value), code, f"{key} must be an integer, not {value!r}", where)
+    if not _is_int(value):
+        raise InputError(code, f"{key} must be an integer, not {value!r}", where)
     _want(
         value in allowed,
         code,
@@ -154,13 +159,13 @@ def _int_field(obj: dict, key: str, path: str, code: str, allowed: range) -> int
 
 
 def _tile_color(value: object, path: str) -> str:
-    _want(
-        isinstance(value, str) and value in components.TILE_COLORS,
-        "color.unknown",
-        f"unknown tile colour {value!r} (expected one of {', '.join(components.TILE_COLORS)})",
-        path,
-    )
-    return value  # type: ignore[return-value]
+    if not (isinstance(value, str) and value in components.TILE_COLORS):
+        raise InputError(
+            "color.unknown",
+            f"unknown tile colour {value!r} (expected one of {', '.join(components.TILE_COLORS)})",
+            path,
+        )
+    return value
 
 
 def _province(raw: object, path: str) -> Province:
@@ -182,12 +187,8 @@ def _patrician(raw: object, path: str) -> Patrician:
     obj = _object(raw, "a patrician is an object {color, sex, value}", path)
     color = _tile_color(obj.get("color"), f"{path}.color")
     sex = obj.get("sex")
-    _want(
-        isinstance(sex, str) and sex in SEXES,
-        "sex.unknown",
-        f"sex must be 'f' or 'm', not {sex!r}",
-        f"{path}.sex",
-    )
+    if not (isinstance(sex, str) and sex in SEXES):
+        raise InputError("sex.unknown", f"sex must be 'f' or 'm', not {sex!r}", f"{path}.sex")
     return Patrician(color, sex, _int_field(obj, "value", path, "value.patrician", range(1, 4)))
 
 
@@ -195,21 +196,17 @@ def _card(obj: object, path: str) -> SenateCard:
     name = obj.get("card") if isinstance(obj, dict) else obj
     where = f"{path}.card" if isinstance(obj, dict) else path
     known = (*SINGLE_CARDS, BORDER, FREE)
-    _want(
-        isinstance(name, str) and name in known,
-        "card.unknown",
-        f"unknown Senate card {name!r} (expected I to XIII)",
-        where,
-    )
+    if not (isinstance(name, str) and name in known):
+        raise InputError(
+            "card.unknown", f"unknown Senate card {name!r} (expected I to XIII)", where
+        )
     if name != BORDER:
-        return name  # type: ignore[return-value]
+        return name
     colors = obj.get("colors") if isinstance(obj, dict) else None
-    _want(
-        isinstance(colors, list) and len(colors) == 2,
-        "card.border",
-        "a border province card needs `colors`: two tile colours",
-        path,
-    )
+    if not (isinstance(colors, list) and len(colors) == 2):
+        raise InputError(
+            "card.border", "a border province card needs `colors`: two tile colours", path
+        )
     a = _tile_color(colors[0], f"{path}.colors[0]")
     b = _tile_color(colors[1], f"{path}.colors[1]")
     _want(
@@ -224,12 +221,13 @@ def _card(obj: object, path: str) -> SenateCard:
 def _holdings(raw: object, path: str) -> Holdings:
     obj = _object(raw, "a player is an object", path)
     player = obj.get("player")
-    _want(
-        isinstance(player, str) and player in components.PLAYER_COLORS,
-        "value.color",
-        f"unknown player colour {player!r} (expected one of {', '.join(components.PLAYER_COLORS)})",
-        f"{path}.player",
-    )
+    if not (isinstance(player, str) and player in components.PLAYER_COLORS):
+        raise InputError(
+            "value.color",
+            f"unknown player colour {player!r} "
+            f"(expected one of {', '.join(components.PLAYER_COLORS)})",
+            f"{path}.player",
+        )
     provinces = [
         _province(p, f"{path}.provinces[{i}]") for i, p in enumerate(_list(obj, "provinces", path))
     ]
@@ -267,26 +265,27 @@ def _check_box(players: list[Holdings], player_count: int | None) -> None:
         Patrician(p["color"], p["sex"], p["value"]) for p in components.patricians()
     )
     box_fortuna = Counter({int(k): v for k, v in components.table()["fortuna"].items()})
-    seen: Counter = Counter()
+    # Every component by its identity: a tile, a border card by its pair, a single card.
+    seen: Counter[Province | Patrician | frozenset[str] | str] = Counter()
     borders = 0
     free = 0
-    fortuna: Counter = Counter()
+    fortuna: Counter[int] = Counter()
     for n, h in enumerate(players):
         base = f"$.players[{n}]"
-        for i, p in enumerate(h.provinces):
-            seen[p] += 1
+        for i, province in enumerate(h.provinces):
+            seen[province] += 1
             _want(
-                seen[p] <= box_provinces[p],
+                seen[province] <= box_provinces[province],
                 "tile.count",
-                f"the box has only one {p} province",
+                f"the box has only one {province} province",
                 f"{base}.provinces[{i}]",
             )
-        for i, p in enumerate(h.patricians):
-            seen[p] += 1
+        for i, patrician in enumerate(h.patricians):
+            seen[patrician] += 1
             _want(
-                seen[p] <= box_patricians[p],
+                seen[patrician] <= box_patricians[patrician],
                 "tile.count",
-                f"the box has only one {p}",
+                f"the box has only one {patrician}",
                 f"{base}.patricians[{i}]",
             )
         for i, c in enumerate(h.senate):
@@ -340,21 +339,17 @@ def parse_final(raw: object) -> FinalInput:
             f"player_count must be 2 to 5, not {player_count!r}",
             "$.player_count",
         )
-    raw = data.get("players")
-    _want(
-        isinstance(raw, list) and len(raw) >= 1,
-        "input.shape",
-        "`players` must be a non-empty list",
-        "$.players",
-    )
+    listed = data.get("players")
+    if not (isinstance(listed, list) and len(listed) >= 1):
+        raise InputError("input.shape", "`players` must be a non-empty list", "$.players")
     if player_count is not None:
         _want(
-            len(raw) <= player_count,
+            len(listed) <= player_count,
             "player_count.range",
-            f"{len(raw)} players listed in a {player_count}-player game",
+            f"{len(listed)} players listed in a {player_count}-player game",
             "$.players",
         )
-    players = [_holdings(p, f"$.players[{i}]") for i, p in enumerate(raw)]
+    players = [_holdings(p, f"$.players[{i}]") for i, p in enumerate(listed)]
     colors: set[str] = set()
     for i, h in enumerate(players):
         _want(

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from scanner.rules import components
 from scanner.rules.final.holdings import Holdings, Patrician
@@ -42,19 +43,35 @@ K = 1024  # weight of the total over the tie-break in the key; unplaced value is
 
 # A slot's content pattern: (women, men, offspring). OFF is an offspring lodged with another
 # colour's couple on a border card.
+Pattern = tuple[int, int, int]
 E, W, M, C, CO, OFF = (0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (1, 1, 1), (0, 0, 1)
 # Pending state of a border card shared by two colours, between its first and second colour.
 OPEN, TAKEN, WANT_OFFSPRING, WANT_COUPLE = 0, 1, 2, 3
+
+Kinds = tuple[str, ...]  # the slot kinds one colour fills, e.g. ("tile", "tile", "joker")
+# One colour's table: (women, men, offspring) placed -> (best bonus ×2, a pattern per kind).
+Table = dict[Pattern, tuple[int, tuple[Pattern, ...]]]
+Used = tuple[tuple[int, str], ...]  # (border card index, slot kind) a colour takes
+# One way a colour may use a border card: the slot kinds it takes there, and the card's
+# pending state after (None: settled).
+Option = tuple[Kinds, int | None]
 
 
 @dataclass(frozen=True)
 class _Best:
     key: int
-    patterns: tuple  # one pattern per kind, in kinds order
+    patterns: tuple[Pattern, ...]  # one pattern per kind, in kinds order
     women: int  # placed women of this colour, offspring included
     men: int
     offspring_women: int
     offspring_men: int
+
+
+# The DP over colours: its state (joker used, free provinces used, parity of placed
+# patricians, pending border cards as sorted (card, state) pairs), and the choices that led to
+# a state, one link per colour back to the first (None).
+_State = tuple[int, int, int, tuple[tuple[int, int], ...]]
+_Chain: TypeAlias = tuple["_Chain", str, Kinds, _Best, Used] | None
 
 
 class _Optimiser:
@@ -97,18 +114,21 @@ class _Optimiser:
         for p in sorted(h.patricians, key=lambda p: -p.value):
             (self.women if p.sex == "f" else self.men).setdefault(p.color, []).append(p)
         self.colors = [c for c in components.TILE_COLORS if c in self.women or c in self.men]
-        self.fixed_colors = set(self.tiles) | {c for b in self.borders for c in b.border.colors}
-        self._tables: dict = {}
-        self._finals: dict = {}
+        self.fixed_colors = set(self.tiles) | {
+            c for b in self.borders if b.border is not None for c in b.border.colors
+        }  # (every border slot has its card)
+        self._tables: dict[tuple[str, Kinds], Table] = {}
+        self._finals: dict[tuple[str, Kinds], tuple[_Best | None, _Best | None]] = {}
 
     # --- one colour ----------------------------------------------------------------------------
 
-    def _table(self, color: str, kinds: tuple) -> dict:
+    def _table(self, color: str, kinds: Kinds) -> Table:
         """Best bonus (×2) per (women, men, offspring) over the slots `kinds`, with patterns."""
         key = (color, kinds)
         if key in self._tables:
             return self._tables[key]
         nw, nm = len(self.women.get(color, ())), len(self.men.get(color, ()))
+        table: Table
         if not kinds:
             table = {(0, 0, 0): (0, ())}
         else:
@@ -126,7 +146,7 @@ class _Optimiser:
         self._tables[key] = table
         return table
 
-    def _final(self, color: str, kinds: tuple) -> tuple[_Best | None, _Best | None]:
+    def _final(self, color: str, kinds: Kinds) -> tuple[_Best | None, _Best | None]:
         """Best key for this colour on `kinds`, for an even and for an odd placed count."""
         key = (color, kinds)
         if key in self._finals:
@@ -168,7 +188,9 @@ class _Optimiser:
                 roles[c].append((i, n == 0, len(parts) == 2))
         return roles
 
-    def _border_choices(self, roles: list, live: dict) -> list[tuple[tuple, dict]]:
+    def _border_choices(
+        self, roles: list[tuple[int, bool, bool]], live: dict[int, int]
+    ) -> list[tuple[Used, dict[int, int]]]:
         """Every way one colour can use its border cards, given the cards' pending states.
 
         A shared card is decided by its first colour (in DP order): left open for the second,
@@ -178,23 +200,25 @@ class _Optimiser:
         """
         per_card = []
         for i, first, shared in roles:
+            opts: list[Option]
             if first:
                 opts = [((), OPEN if shared else None), (("border",), TAKEN if shared else None)]
                 if shared and self.offspring:
                     opts += [(("border_couple",), WANT_OFFSPRING)]
                     opts += [(("foreign_offspring",), WANT_COUPLE)]
             else:
-                opts = {
+                second: dict[int, list[Option]] = {
                     OPEN: [((), None), (("border",), None)],
                     TAKEN: [((), None)],
                     WANT_OFFSPRING: [(("foreign_offspring",), None)],
                     WANT_COUPLE: [(("border_couple",), None)],
-                }[live[i]]
+                }
+                opts = second[live[i]]
             per_card.append([(i, kinds, state) for kinds, state in opts])
         out = []
         for combo in itertools.product(*per_card):
             new_live = dict(live)
-            used = []
+            used: list[tuple[int, str]] = []
             for i, kinds, state in combo:
                 new_live.pop(i, None)
                 if state is not None:
@@ -209,10 +233,10 @@ class _Optimiser:
         nfree = len(self.free)
         vii2 = 2 * self.vii * K
         roles = self._border_roles()
-        states: dict[tuple, tuple[int, object]] = {(0, 0, 0, ()): (0, None)}
+        states: dict[_State, tuple[int, _Chain]] = {(0, 0, 0, ()): (0, None)}
         for c in self.colors:
             base = ("tile",) * len(self.tiles.get(c, ()))
-            new: dict[tuple, tuple[int, object]] = {}
+            new: dict[_State, tuple[int, _Chain]] = {}
             for (ju, fu, par, live), (key, chain) in states.items():
                 for used, new_live in self._border_choices(roles[c], dict(live)):
                     tail = tuple(sorted(k for _, k in used))
@@ -230,7 +254,7 @@ class _Optimiser:
                                 if old is None or k > old[0]:
                                     new[st] = (k, (chain, c, kinds, best, used))
             states = new
-        result = None
+        result: tuple[int, _Chain] | None = None
         for (ju, fu, par, live), (key, chain) in states.items():
             assert not live  # every shared card was settled by its second colour
             grey = (has_joker and not ju) or fu < nfree  # final.card.VII: an empty one is grey
@@ -242,8 +266,9 @@ class _Optimiser:
 
     # --- from choices back to patricians on slots ----------------------------------------------
 
-    def _fills(self, chain) -> list[Fill]:
-        content: dict[Slot, list] = {s: [[], None] for s in self.all_slots}
+    def _fills(self, chain: _Chain) -> list[Fill]:
+        occupants: dict[Slot, list[Patrician]] = {s: [] for s in self.all_slots}
+        offspring_of: dict[Slot, Patrician | None] = {s: None for s in self.all_slots}
         free_left = list(self.free)
         while chain is not None:
             chain, color, kinds, best, used = chain
@@ -252,9 +277,9 @@ class _Optimiser:
             kept_w, kept_m = best.women - best.offspring_women, best.men - best.offspring_men
             offspring = women[kept_w:] + men[kept_m:]
             women, men = women[:kept_w], men[:kept_m]
-            targets = {
+            targets: dict[str, list[Slot]] = {
                 "tile": list(self.tiles.get(color, ())),
-                "joker": [self.joker],
+                "joker": [] if self.joker is None else [self.joker],
                 "free": free_left,
                 **{
                     kind: [self.borders[i] for i, k in used if k == kind]
@@ -268,12 +293,12 @@ class _Optimiser:
             ):
                 slot = targets[kind].pop(0)
                 if pat[0]:
-                    content[slot][0].append(women.pop(0))
+                    occupants[slot].append(women.pop(0))
                 if pat[1]:
-                    content[slot][0].append(men.pop(0))
+                    occupants[slot].append(men.pop(0))
                 if pat[2]:
-                    content[slot][1] = offspring.pop(0)
-        return [Fill(s, tuple(occ), off) for s, (occ, off) in content.items()]
+                    offspring_of[slot] = offspring.pop(0)
+        return [Fill(s, tuple(occ), offspring_of[s]) for s, occ in occupants.items()]
 
 
 def best_fills(h: Holdings) -> list[Fill]:

@@ -14,7 +14,9 @@ check the optimiser's claim against it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict
 
 from scanner.rules.final.holdings import (
     BORDER,
@@ -47,7 +49,7 @@ class Slot:
             return str(self.province)
         return str(self.border) if self.kind == "border" else "free province"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         if self.kind == "province":
             return {"kind": "province", **self.province.to_json()}  # type: ignore[union-attr]
         if self.kind == "border":
@@ -127,16 +129,24 @@ def legality_problem(h: Holdings, fills: list[Fill]) -> str | None:
     return None
 
 
+class CardScore(TypedDict):
+    """One Senate card of the player and its points; a border card names its `colors`."""
+
+    card: str
+    points: int
+    colors: NotRequired[list[str]]
+
+
 @dataclass(frozen=True)
 class PlayerScore:
     """The scored result for one player; `to_json` gives the contract's player object."""
 
     player: str
     total: int
-    breakdown: dict
-    cards: list
-    fills: list  # [(Fill, province points)]
-    unplaced: list
+    breakdown: dict[str, int]
+    cards: list[CardScore]
+    fills: list[tuple[Fill, int]]  # [(Fill, province points)]
+    unplaced: list[Patrician]
     unplaced_value: int
 
 
@@ -163,7 +173,7 @@ def card_points(h: Holdings, fills: list[Fill]) -> dict[str, int]:
             province_colors.add(f.color or EMPTY_COLOR)
         else:
             province_colors.add(f.slot.province.color)  # type: ignore[union-attr]
-    formulas = {
+    formulas: dict[str, Callable[[], int]] = {
         "I": lambda: 1 + len(fills) // 2,
         "II": lambda: len(placed) // 2,
         "III": lambda: 1 + len(h.senate),
@@ -183,7 +193,7 @@ def score(h: Holdings, fills: list[Fill]) -> PlayerScore:
     """The total and its parts for `h` with patricians placed as in `fills` (one Fill per slot)."""
     by_slot = {(f.slot.kind, f.slot.index): f for f in fills}
     singles = card_points(h, fills)
-    cards = []
+    cards: list[CardScore] = []
     for i, c in enumerate(h.senate):
         if isinstance(c, BorderCard):
             cards.append(
