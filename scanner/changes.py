@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from scanner.rules.placement import Illegal, Move, Verdict, check, dice_text
 from scanner.rules.round import RoundResult
@@ -30,9 +31,9 @@ AMBIGUOUS_LATRINA = (
 )
 
 
-def dice_in(state: BoardState, building: str) -> dict[str, Counter]:
+def dice_in(state: BoardState, building: str) -> dict[str, Counter[int]]:
     """Each player's dice values lying in one of the four scoring buildings."""
-    out: dict[str, Counter] = {}
+    out: dict[str, Counter[int]] = {}
     if building in ("templum", "senatus"):
         for p, dice in getattr(state, building).items():
             out[p] = Counter(dice)
@@ -66,8 +67,22 @@ class Ruling:
     notes: tuple[str, ...] = ()
     round_result: RoundResult | None = None
 
-    def to_json(self) -> dict:
-        out: dict = {"kind": self.kind, "notes": list(self.notes)}
+    @property
+    def placed(self) -> Move:
+        """The move of a ruling that has one: every `placement` and `unsure` ruling does."""
+        if self.move is None:
+            raise ValueError(f"a ruling of kind {self.kind!r} names no move")
+        return self.move
+
+    @property
+    def judged(self) -> Verdict:
+        """The verdict of a ruling that has one: every `placement` ruling does."""
+        if self.verdict is None:
+            raise ValueError(f"a ruling of kind {self.kind!r} holds no verdict")
+        return self.verdict
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "notes": list(self.notes)}
         if self.move is not None:
             out["move"] = self.move.to_json()
         if self.verdict is not None:
@@ -124,14 +139,14 @@ def _forum_explanation(before: BoardState, after: BoardState, player: str) -> Ru
         verdict = check(before, move)
         if (
             verdict.legal
-            and verdict.state.forum == after.forum
-            and dict(verdict.state.latrina) == dict(after.latrina)
+            and verdict.after.forum == after.forum
+            and dict(verdict.after.latrina) == dict(after.latrina)
         ):
             return Ruling("placement", move, verdict)
     return None
 
 
-Groups = dict[tuple[str, str], Counter]
+Groups = dict[tuple[str, str], Counter[int]]
 
 
 def differences(before: BoardState, after: BoardState) -> tuple[Groups, Groups]:
@@ -220,16 +235,16 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
         return Ruling("placement", move, verdict)
 
     if building == "forum" and (
-        verdict.state.forum != after.forum or dict(verdict.state.latrina) != dict(after.latrina)
+        verdict.after.forum != after.forum or dict(verdict.after.latrina) != dict(after.latrina)
     ):
         better = _forum_explanation(before, after, player)
         if better is not None:
             return better
 
-    expected = verdict.state
+    expected = verdict.after
     notes = []
     pushed = Counter((d.player, d.value) for d in verdict.pushed_out)
-    gone: Counter = Counter()
+    gone: Counter[tuple[str, int]] = Counter()
     for (_, p), c in removed.items():  # all in the Forum (checked above)
         gone.update({(p, v): n for v, n in c.items()})
     if gone - pushed:
@@ -260,10 +275,10 @@ def rereads(before: BoardState, after: BoardState) -> tuple[BoardState, list[str
                 )
                 held[p] = now[p]
     old_c, new_c = dice_in(before, "castrum"), dice_in(after, "castrum")
-    for p, dice in old_c.items():
-        if p in new_c and new_c[p] != dice and sum(new_c[p].values()) == sum(dice.values()):
+    for p, counts in old_c.items():
+        if p in new_c and new_c[p] != counts and sum(new_c[p].values()) == sum(counts.values()):
             notes.append(
-                f"{p}'s Castrum dice {sorted(dice.elements())} now read "
+                f"{p}'s Castrum dice {sorted(counts.elements())} now read "
                 f"{sorted(new_c[p].elements())}: taken as a misread"
             )
             sets = [s for s in sets if s.player != p] + [c for c in after.castrum if c.player == p]
@@ -312,7 +327,7 @@ def placements_in_turn(
         out.append((move, verdict))
         if not verdict.legal:
             return None if remaining else out
-        board = verdict.state
+        board = verdict.after
     return out if not remaining else None
 
 
@@ -327,11 +342,11 @@ def forum_misread(before: BoardState, seen: BoardState, player: str) -> Ruling |
     for dice in FORUM_SHAPES:
         move = Move(player, "forum", dice)
         verdict = check(before, move)
-        want = verdict.state.forum if verdict.legal else ()
+        want = verdict.after.forum if verdict.legal else ()
         if (
             not verdict.legal
             or len(want) != len(seen.forum)
-            or dict(verdict.state.latrina) != dict(seen.latrina)
+            or dict(verdict.after.latrina) != dict(seen.latrina)
         ):
             continue
         off = [i for i, (a, b) in enumerate(zip(want, seen.forum, strict=True)) if a != b]
@@ -347,7 +362,7 @@ def forum_misread(before: BoardState, seen: BoardState, player: str) -> Ruling |
                 f"{want[i].player}'s Forum die in column {i + 1} reads "
                 f"{seen.forum[i].value} where it should be a {want[i].value}: taken as a misread"
             )
-            state = verdict.state.with_(forum=seen.forum)
+            state = verdict.after.with_(forum=seen.forum)
             return Ruling(
                 "placement",
                 move,

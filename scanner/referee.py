@@ -14,6 +14,9 @@ come from `scanner.rules.game`, never from a second copy here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from scanner.changes import (
     AMBIGUOUS_LATRINA,
     Ruling,
@@ -26,9 +29,9 @@ from scanner.changes import (
     rereads,
 )
 from scanner.corrections import Corrections
-from scanner.rules.game import Game
+from scanner.rules.game import Game, Snapshot
 from scanner.rules.placement import Move, Verdict, dice_text, place_anyway
-from scanner.rules.round import score_round
+from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
 
 __all__ = ["AMBIGUOUS_LATRINA", "Referee", "Ruling", "dice_in", "infer", "rereads"]
@@ -52,12 +55,12 @@ class Referee:
         self.lost: BoardState | None = None  # the last settled board nothing explained
         # This round's placements: (the move, the board before, the game before), so the
         # players can take one back.
-        self.history: list[tuple[Move, BoardState, dict]] = []
+        self.history: list[tuple[Move, BoardState, Snapshot]] = []
         self.held = Corrections()
         # The game just before a board was read on a guess (a die read anew with nothing
         # placed; several placements in turn order), with how many placements it had and a
         # note, until the next board, which may show that the guess was wrong.
-        self.guess: tuple[dict, BoardState, int, str] | None = None
+        self.guess: tuple[Snapshot, BoardState, int, str] | None = None
 
     @property
     def accepted(self) -> BoardState:
@@ -86,7 +89,7 @@ class Referee:
         self.held.hold(self.game.state, state)
         self.game.correct(state, why)
 
-    def end_round(self):
+    def end_round(self) -> RoundResult:
         self.history.clear()
         self.held = Corrections()
         self.flagged = self.lost = None
@@ -131,7 +134,9 @@ class Referee:
             return self._judge(seen, [back], unsure)
         return self._judge(seen, [], unsure)
 
-    def _judge(self, seen: BoardState, notes: list[str], unsure=()) -> Ruling:
+    def _judge(
+        self, seen: BoardState, notes: list[str], unsure: Iterable[Mapping[str, Any]] = ()
+    ) -> Ruling:
         game = self.game
         self.held.forget_moved(seen)
         seen = self._as_the_game_sees(seen)
@@ -148,18 +153,17 @@ class Referee:
         elif ruling.kind == "placement" and not self._clean(ruling):
             # A placement that leaves the Forum out of order may be a die read anew instead.
             ruling = self._after_rereads(seen, only_clean=True) or ruling
-        grown = ruling.kind == "placement" and ruling.move.player != game.current_player
+        grown = ruling.kind == "placement" and ruling.placed.player != game.current_player
         # (An empty board is also what taking back the round's first placement leaves.)
         if ruling.kind in ("unclear", "cleared") or grown:
             back = self._taken_back(seen, grown)
             if back:
                 notes.append(back)
                 ruling = infer(game.state, seen)
-        if ruling.kind == "unclear":
+        current = self.game.current_player
+        if ruling.kind == "unclear" and current is not None:  # a round over has no turn
             ruling = (
-                forum_misread(self.game.state, seen, self.game.current_player)
-                or self._in_turn_order(seen)
-                or ruling
+                forum_misread(self.game.state, seen, current) or self._in_turn_order(seen) or ruling
             )
         if not self._clean(ruling) and guess is not None:
             # The last board was read on a guess: a die taken as misread may have been a
@@ -170,7 +174,7 @@ class Referee:
             alt = infer(board, seen.with_(supply=board.supply))
             pos = snapshot["turn"][1]
             who = board.players[pos] if pos < len(board.players) else None
-            if alt.kind == "placement" and alt.move.player == who and not alt.notes:
+            if alt.kind == "placement" and alt.placed.player == who and not alt.notes:
                 self.game.restore(snapshot, why)
                 del self.history[depth:]
                 notes.append(why)
@@ -183,8 +187,8 @@ class Referee:
                 (*notes, *ruling.notes),
                 ruling.round_result,
             )
-        if ruling.kind == "placement" and not ruling.verdict.legal:
-            doubt = _doubtful(ruling.move, unsure)
+        if ruling.kind == "placement" and not ruling.judged.legal:
+            doubt = _doubtful(ruling.placed, unsure)
             if doubt is not None:
                 ruling = Ruling(
                     "unsure",
@@ -196,21 +200,21 @@ class Referee:
             self.lost = seen
             return self._record(ruling)
         self.lost = None
-        if ruling.kind == "placement" and not ruling.verdict.legal:
-            self.flagged = (ruling.move, seen)
-        if ruling.kind == "placement" and ruling.verdict.legal:
-            no = game.out_of_turn(ruling.move.player)
+        if ruling.kind == "placement" and not ruling.judged.legal:
+            self.flagged = (ruling.placed, seen)
+        if ruling.kind == "placement" and ruling.judged.legal:
+            no = game.out_of_turn(ruling.placed.player)
             if no is not None:
-                self.flagged = (ruling.move, seen)
+                self.flagged = (ruling.placed, seen)
                 return self._record(Ruling("placement", ruling.move, no.verdict(), ruling.notes))
-            if ruling.move.building == "latrina":  # only the count was seen: a guess too
+            if ruling.placed.building == "latrina":  # only the count was seen: a guess too
                 self.guess = (
                     game.snapshot(),
                     game.state,
                     len(self.history),
                     "what looked like a die put on the Latrina was a placement",
                 )
-            self.place(ruling.move, ruling.verdict)
+            self.place(ruling.placed, ruling.verdict)
             self.flagged = None  # a legal placement made instead of it
             if game.current_player is None:
                 ruling = Ruling(
@@ -230,7 +234,7 @@ class Referee:
         Placements in turn order when that explains it, else a correction (turn kept)."""
         seen = self._as_the_game_sees(seen)
         ruling = infer(self.game.state, seen)
-        if ruling.kind != "placement" or ruling.move.player != self.game.current_player:
+        if ruling.kind != "placement" or ruling.placed.player != self.game.current_player:
             ruling = self._in_turn_order(seen, pushes=True) or ruling
         move = ruling.move if ruling.kind == "placement" else None
         if self._keep_or_correct(move, seen, "taken as the camera sees it") is not None:
@@ -260,9 +264,9 @@ class Referee:
         """A legal placement of the player whose turn it is that explains the board exactly."""
         return (
             ruling.kind == "placement"
-            and ruling.verdict.legal
+            and ruling.judged.legal
             and not ruling.notes
-            and ruling.move.player == self.game.current_player
+            and ruling.placed.player == self.game.current_player
         )
 
     def _taken_back(self, seen: BoardState, grown: bool = False) -> str | None:
@@ -279,10 +283,10 @@ class Referee:
         # Dice accepted before it may read differently now (a misread put right).
         fixed, misread = rereads(before, seen)
         again = infer(fixed, seen.with_(supply=before.supply))
-        same_player = again.kind == "placement" and again.move.player == last.player
-        if grown and not (same_player and again.move.building == last.building):
+        same_player = again.kind == "placement" and again.placed.player == last.player
+        if grown and not (same_player and again.placed.building == last.building):
             return None  # legal or not: the whole placement is judged again
-        if not grown and not (again.kind == "none" or (same_player and again.verdict.legal)):
+        if not grown and not (again.kind == "none" or (same_player and again.judged.legal)):
             return None
         self.game.restore(snapshot, "a placement read again" if grown else "taken back")
         self.history.pop()
@@ -290,7 +294,7 @@ class Referee:
             self.game.correct(fixed, "; ".join(misread))
         what = f"{last.player}'s {dice_text(last.dice)} in the {last.building.capitalize()}"
         if grown:
-            return f"{what} now reads {dice_text(again.move.dice)}"
+            return f"{what} now reads {dice_text(again.placed.dice)}"
         return f"taken back off the table: {what}"
 
     def _in_turn_order(self, seen: BoardState, pushes: bool = False) -> Ruling | None:
@@ -307,12 +311,16 @@ class Referee:
             return None
         if any(b != "forum" for b, _ in removed):
             return None
-        moves = placements_in_turn(self.game.state, self.game.current_player, added)
+        current = self.game.current_player
+        if current is None:  # the round is over: nobody's turn to take placements from
+            return None
+        moves = placements_in_turn(self.game.state, current, added)
         if moves is None:
             return None
         move, verdict = moves[-1]
-        before = moves[-2][1].state if len(moves) > 1 else self.game.state
-        after = verdict.state if verdict.legal else place_anyway(before, move)
+        # Only the last placement may be illegal (`placements_in_turn`).
+        before = moves[-2][1].after if len(moves) > 1 else self.game.state
+        after = verdict.after if verdict.legal else place_anyway(before, move)
         if differences(after, seen) != ({}, {}):
             return None
         if not pushes:  # on the referee's own guess: remembered until the next board
@@ -379,7 +387,7 @@ class Referee:
         return ruling
 
 
-def _doubtful(move: Move, unsure) -> str | None:
+def _doubtful(move: Move, unsure: Iterable[Mapping[str, Any]]) -> str | None:
     """The first die of `move` the camera is not sure of, as the page asks it ('blue 4'), or
     None. A die of unknown colour in the move's building counts: it may be the placer's."""
     for d in unsure:
