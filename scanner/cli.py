@@ -121,9 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         # A path the user named that cannot be used (a folder not writable, a disk full) where
         # no command checked it first: bad input all the same, never a traceback.
         where = exc.filename if isinstance(exc.filename, str) else "$"
-        err = InputError("io.error", f"cannot use {where}: {exc.strerror or exc}", "$")
-        print(one_line(f"alea {args.command}: {err.message}"), file=sys.stderr)
-        emit(err.to_json())
+        bad = InputError("io.error", f"cannot use {where}: {exc.strerror or exc}", "$")
+        print(one_line(f"alea {args.command}: {bad.message}"), file=sys.stderr)
+        emit(bad.to_json())
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

@@ -18,6 +18,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Literal
 
 from scanner.errors import InputError
 
@@ -123,7 +124,7 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
 
 
 def _tiff_size(data: bytes) -> tuple[int, int] | None:
-    order = "little" if data[:2] == b"II" else "big"
+    order: Literal["little", "big"] = "little" if data[:2] == b"II" else "big"
     at = int.from_bytes(data[4:8], order)
     count = int.from_bytes(data[at : at + 2], order)
     size: dict[int, int] = {}

@@ -72,7 +72,8 @@ class GameStore:
             cur = self.db.execute(
                 "INSERT INTO events (body) VALUES (?)", (json.dumps(event, separators=(",", ":")),)
             )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # sqlite3 sets it after every INSERT
+        return cur.lastrowid
 
     def events(self) -> list[dict]:
         rows = self.db.execute("SELECT id, body FROM events ORDER BY id").fetchall()

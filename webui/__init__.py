@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 # JSON bodies are small (a final inventory is a few kB); anything bigger is refused early.
 # Photos for /api/scan may be larger, up to MAX_UPLOAD_BYTES.
@@ -29,7 +30,8 @@ def create_app(config: dict | None = None) -> Flask:
         ALLOWED_HOSTS=(),
     )
     app.config.update(config or {})
-    app.json.sort_keys = False
+    if isinstance(app.json, DefaultJSONProvider):  # Flask's own, which every app starts with
+        app.json.sort_keys = False  # keys in the order the contract writes them
 
     from werkzeug.exceptions import HTTPException
 

@@ -118,7 +118,10 @@ def http_error(exc: HTTPException):
     the app: a blueprint never sees requests for routes it does not have)."""
     if not request.path.startswith("/api/"):
         return exc
-    code = {404: "http.not-found", 405: "http.method", 413: "input.too-large"}.get(
-        exc.code, "http.error"
-    )
+    codes: dict[int | None, str] = {
+        404: "http.not-found",
+        405: "http.method",
+        413: "input.too-large",
+    }
+    code = codes.get(exc.code, "http.error")
     return jsonify(InputError(code, exc.description or exc.name).to_json()), exc.code

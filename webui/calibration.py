@@ -105,16 +105,16 @@ def take_palette():
         return jsonify({"palette": None, "taken": []})
     learnt = None if loop is None else loop.learn_colors()
     if learnt is None:
-        err = InputError("board.not-found", "the camera does not see the board now")
-        return jsonify(err.to_json()), 409
+        unseen = InputError("board.not-found", "the camera does not see the board now")
+        return jsonify(unseen.to_json()), 409
     palette, taken = learnt
     if not taken:
-        err = InputError(
+        none_taken = InputError(
             "palette.no-dice",
             "no die lies on a swatch square: set one die of each player's colour on the "
             "square named after it",
         )
-        return jsonify(err.to_json()), 400
+        return jsonify(none_taken.to_json()), 400
     write_json(path, palette.to_json())
     loop.palette = palette
     return jsonify({"palette": palette.to_json(), "taken": taken})

@@ -12,6 +12,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -67,7 +68,8 @@ class GameHub:
             Session(store, players=players, seed=seed, source=source)
             store.close()  # checkpointed: the whole game is in the one file
             if self.path.exists():
-                if self.session is not None:
+                # The hub opens every session on a GameStore (a file), which it closes here.
+                if self.session is not None and isinstance(self.session.store, GameStore):
                     self.session.store.close()
                 self.path.rename(self._free_name("game"))
             fresh.rename(self.path)
@@ -102,12 +104,18 @@ def hub() -> GameHub:
     return current_app.extensions["alea.hub"]
 
 
-def body() -> dict:
+def body() -> dict[str, Any]:
     raw = request.get_data(cache=True)
     data = parse_json(raw) if raw.strip() else None
     if not isinstance(data, dict):
         raise InputError("schema.type", "expected a JSON object", "$")
     return data
+
+
+def field(data: dict[str, Any], key: str) -> Any:
+    """A field of a request body as sent, None when absent: untyped JSON, which the session
+    checks (with the JSON path of what is wrong) before anything is recorded."""
+    return data.get(key)
 
 
 def changing(action: Callable[[dict], object]):
@@ -126,59 +134,63 @@ def changing(action: Callable[[dict], object]):
     return view
 
 
-def _new(data: dict):
+def _new(data: dict[str, Any]):
     players = data.get("players")
     seed = data.get("seed", 0)
     from scanner.rules.state import BoardState, expect_int
 
     expect_int(seed, "$.seed", 0, 2**63 - 1, "seed")
 
-    BoardState.from_json({"players": players}, "$")  # validates the seating
-    hub().new_game(players, seed)
+    seating = BoardState.from_json({"players": players}, "$").players  # validates the seating
+    hub().new_game(list(seating), seed)
     return {"kind": "new-game"}
 
 
-def _place(data: dict):
-    return hub().run(lambda s: s.place(data.get("move"), data.get("roll")))
+def _place(data: dict[str, Any]):
+    return hub().run(lambda s: s.place(field(data, "move"), field(data, "roll")))
 
 
-def _observe(data: dict):
-    return hub().run(lambda s: s.observe(data.get("state"), data.get("unsure")))
+def _observe(data: dict[str, Any]):
+    return hub().run(lambda s: s.observe(field(data, "state"), field(data, "unsure")))
 
 
-def _correct(data: dict):
-    return hub().run(lambda s: s.correct(data.get("state"), data.get("why", "corrected by hand")))
+def _correct(data: dict[str, Any]):
+    return hub().run(
+        lambda s: s.correct(field(data, "state"), data.get("why", "corrected by hand"))
+    )
 
 
-def _accept(data: dict):
-    return hub().run(lambda s: s.accept(data.get("state")))  # no state: the flagged one
+def _accept(data: dict[str, Any]):
+    return hub().run(lambda s: s.accept(field(data, "state")))  # no state: the flagged one
 
 
-def _take_as_seen(data: dict):
-    return hub().run(lambda s: s.take_as_seen(data.get("state")))  # no state: the unclear one
+def _take_as_seen(data: dict[str, Any]):
+    return hub().run(lambda s: s.take_as_seen(field(data, "state")))  # no state: the unclear one
 
 
-def _lay_out(data: dict):
+def _lay_out(data: dict[str, Any]):
     return hub().run(lambda s: s.lay_out(data.get("provinces", []), data.get("patricians", [])))
 
 
-def _repete(data: dict):
-    return hub().run(lambda s: s.spend_repete(data.get("player")))
+def _repete(data: dict[str, Any]):
+    return hub().run(lambda s: s.spend_repete(field(data, "player")))
 
 
-def _pick(data: dict):
-    return hub().run(lambda s: s.pick(data.get("player"), data.get("kind"), data.get("tile")))
+def _pick(data: dict[str, Any]):
+    return hub().run(
+        lambda s: s.pick(field(data, "player"), field(data, "kind"), field(data, "tile"))
+    )
 
 
-def _next_round(data: dict):
+def _next_round(data: dict[str, Any]):
     return hub().run(lambda s: s.next_round())
 
 
-def _undo(data: dict):
+def _undo(data: dict[str, Any]):
     return hub().run(lambda s: s.undo())
 
 
-def _redo(data: dict):
+def _redo(data: dict[str, Any]):
     return hub().run(lambda s: s.redo())
 
 
