@@ -3,9 +3,6 @@ and the warnings for boards that cannot be right."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import numpy as np
 import pytest
 
@@ -281,13 +278,6 @@ def test_any_detections_give_a_valid_state():
         r = read_board(Dice.from_json(dice), LAY, players)
         assert BoardState.from_json(r.state.to_json()) == r.state
         assert len(r.dice) == n
-
-
-@pytest.mark.parametrize("name", ["layout", "sheet", "board"])
-def test_vision_doctests(name):
-    module = importlib.import_module(f"scanner.vision.{name}")
-    failed, tried = doctest.testmod(module)
-    assert tried > 0 and failed == 0
 
 
 def test_detector_output_with_a_colour_the_game_does_not_know_is_unknown():

@@ -14,7 +14,6 @@ from scanner.errors import InputError
 from scanner.vision.calibrate import (
     BoardNotFound,
     Calibration,
-    Calibrator,
     Lens,
     calibrate,
     find_markers,
@@ -23,6 +22,7 @@ from scanner.vision.calibrate import (
 )
 from scanner.vision.layout import Layout, default_layout
 from scanner.vision.sheet import A4_FROM_A3, board_to_pixels, render_sheet, write_pdf
+from scanner.vision.tracking import Calibrator
 from tests.scenes import homography_error_mm, render_scene, table_texture
 
 LAY = default_layout()
@@ -242,7 +242,7 @@ def test_sheet_image_matches_the_layout_and_the_pdf_is_well_formed(tmp_path):
 def test_camera_position_and_parallax_correction():
     """A die's box centre is a point ~8 mm above the board; the camera sees it pushed outwards.
     From the calibration alone (focal length estimated), the push is undone to under 1 mm."""
-    from scanner.vision.board import undo_parallax
+    from scanner.vision.zones import undo_parallax
     from tests.scenes import camera_pose
 
     worst_raw, worst_fixed = 0.0, 0.0

@@ -87,7 +87,7 @@ class Layout:
     tolerance: float = 8.0
     die_size: float = 16.0
     # Height above the board (mm) that a die's box centre stands for; 0 turns the parallax
-    # correction off (board.locate). Half a die: the box spans footprint and top face.
+    # correction off (zones.locate). Half a die: the box spans footprint and top face.
     parallax_height: float = 8.0
     px_per_mm: float = 3.0
     paper: str = "A3"

@@ -14,12 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from scanner.vision.board import BoardReading
-from scanner.vision.calibrate import Calibration, Calibrator, Lens
+from scanner.vision.calibrate import Calibration, Lens
 from scanner.vision.layout import Layout
 from scanner.vision.palette import Palette
 from scanner.vision.reread import Rereader
 from scanner.vision.scan import Detect, read_board_image, with_image_boxes
 from scanner.vision.stability import Settler, reading_key
+from scanner.vision.tracking import Calibrator
 
 
 @dataclass

@@ -15,15 +15,10 @@ from dataclasses import replace
 import numpy as np
 
 from scanner.vision.board import BoardReading, read_board
-from scanner.vision.calibrate import (
-    BoardNotFound,
-    Calibration,
-    Calibrator,
-    calibrate,
-    spread_warning,
-)
+from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate, spread_warning
 from scanner.vision.dice import Dice
 from scanner.vision.palette import Palette, body_colors, sheet_light, take_reference
+from scanner.vision.tracking import Calibrator
 
 Detect = Callable[[np.ndarray], Dice]
 
