@@ -204,3 +204,35 @@ def test_a_forum_die_misread_while_a_placement_is_made_is_taken_as_seen():
     )
     assert r.verdict.legal and r.move.building == "senatus" and "misread" in r.notes[0]
     assert [d.value for d in ref.accepted.forum] == [2, 4]
+
+
+def test_taking_the_board_as_seen_after_a_rounds_last_placement_is_a_correction():
+    """Between a round's last placement and the next round nobody is to play: a board with
+    dice moved into two buildings is taken as a correction, not asked for "nobody's" turn
+    (which once raised ValueError from the turn order)."""
+    boards: list[BoardState | None] = []
+
+    def record(game: Game) -> None:
+        over = bool(boards) and boards[-1] is None  # round one was played out
+        if not over and game.events[-1]["event"] == "place":
+            boards.append(seen(game.state))
+            if game.current_player is None:
+                boards.append(None)
+
+    sim = play_random_game(2, 3, after_each=record)
+    ref = Referee(Game(sim.seating, seed=3))
+    for board in boards[:-1]:
+        assert board is not None and ref.observe(board).kind == "placement"
+    assert ref.game.current_player is None and not ref.game.over
+    end = ref.accepted.to_json()
+    # One die of each player goes from the Forum into the Castrum.
+    gone = {}
+    for d in end["forum"]:
+        gone.setdefault(d["player"], d)
+    end["forum"] = [d for d in end["forum"] if all(d is not g for g in gone.values())]
+    end["castrum"] += [{"player": p, "value": d["value"], "count": 1} for p, d in gone.items()]
+    assert len(gone) == 2
+    moved = BoardState.from_json(end, strict=False)
+    r = ref.take_as_seen(moved)
+    assert r.kind == "correction"
+    assert ref.accepted.castrum == moved.castrum and ref.accepted.forum == moved.forum
