@@ -20,18 +20,14 @@ EXIT_BAD_INPUT = 2
 
 def read_json(source: str) -> object:
     """Parse JSON from a file path or `-` (stdin), raising InputError for anything unreadable."""
-    try:
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            with open(source, encoding="utf-8") as fh:
-                text = fh.read()
-    except FileNotFoundError:
-        raise InputError("input.not-found", f"no such file: {source}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError("input.unreadable", f"cannot read {source}: {exc}") from None
-    from scanner.inputs import parse_json
+    from scanner.inputs import parse_json, read_json_file
 
+    if source != "-":
+        return read_json_file(source)
+    try:
+        text = sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError("input.unreadable", f"cannot read the standard input: {exc}") from None
     return parse_json(text)
 
 

@@ -13,7 +13,6 @@ CODES: dict[str, str] = {
     # reading input: files, JSON, images
     "input.not-found": "the input file does not exist",
     "input.unreadable": "the input file cannot be read",
-    "input.shape": "the JSON is not shaped as the command expects (an object, a list)",
     "input.too-large": "the input is larger than the limit",
     "input.unwritable": "an output file cannot be written",
     "output.unwritable": "an output folder cannot be written",
@@ -30,7 +29,7 @@ CODES: dict[str, str] = {
     "schema.unknown-field": "a field the format does not have",
     "usage": "the command line is wrong (argparse's own message)",
     # values
-    "value.color": "not one of the five player colours (or not one the command allows)",
+    "value.color": "not one of the five player colours, or not a tile's colour",
     "value.die": "a die value outside 1..6",
     "value.range": "a number outside its range",
     "value.building": "not one of the five buildings",
@@ -43,13 +42,11 @@ CODES: dict[str, str] = {
     "value.patrician": "a patrician's value outside 1..3",
     "value.province": "a province's value outside 1..4",
     "value.repete": "a negative or fractional count of Repete chips",
-    "color.unknown": "not one of the tiles' colours",
     "sex.unknown": "a patrician's sex other than 'f' or 'm'",
     "card.unknown": "not a Senate card (I to XIII)",
     "card.border": "a border province card without two different colours",
     "card.removed": "a Senate card the game has taken out",
     "tile.count": "more tiles of one kind than the box holds",
-    "player_count.range": "a final scoring's player_count outside 2..5",
     # a board state that cannot be
     "state.duplicate-player": "a player listed twice",
     "state.unknown-player": "dice of a colour that is not playing",

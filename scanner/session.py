@@ -18,12 +18,13 @@ import json
 from typing import Any, Protocol
 
 from scanner.errors import InputError
+from scanner.inputs import expect_object, parse_seating
 from scanner.record import KINDS, TileRecord
 from scanner.referee import Referee, Ruling
 from scanner.rules.game import Game
 from scanner.rules.io import NO_ROLL, parse_move, parse_unsure
 from scanner.rules.placement import place_anyway
-from scanner.rules.state import BoardState, expect_object
+from scanner.rules.state import BoardState
 
 UNDOABLE = (
     "observe",
@@ -126,7 +127,7 @@ class Session:
         if not store.events():
             if players is None:
                 raise InputError("session.empty", "this game file holds no game yet")
-            BoardState.from_json({"players": players}, "$.players")
+            parse_seating(players, "$.players")
             head = {"event": "new-game", "players": list(players), "seed": seed}
             store.append({**head, **({"source": source} if source else {})})
         self.replay()
@@ -137,7 +138,7 @@ class Session:
         head = events[0] if events else {}
         if head.get("event") != "new-game":
             raise InputError("store.corrupt", "the game record does not start with a new game")
-        seat = BoardState.from_json({"players": head.get("players")}, "$.events[0]").players
+        seat = parse_seating(head.get("players"), "$.events[0].players")
         if not isinstance(head.get("seed", 0), int | float) or isinstance(head.get("seed"), bool):
             raise InputError("store.corrupt", "the new game's seed is not a number", "$.events[0]")
         self.seating = list(seat)

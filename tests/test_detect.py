@@ -58,9 +58,9 @@ def test_grayscale_alpha_and_16bit_become_bgr8(tmp_path):
 
 def test_huge_image_refused(tmp_path, monkeypatch):
     cv2.imwrite(str(tmp_path / "big.png"), np.zeros((100, 100, 3), np.uint8))
-    import scanner.inputs
+    import scanner.inputs.image_input
 
-    monkeypatch.setattr(scanner.inputs, "MAX_PIXELS", 5_000)
+    monkeypatch.setattr(scanner.inputs.image_input, "MAX_PIXELS", 5_000)
     with pytest.raises(InputError) as e:
         load_image(tmp_path / "big.png")
     assert e.value.code == "image.too-large"

@@ -122,8 +122,8 @@ def _set(path, value):
 
 BAD = {
     "malformed json": ('{"players": [', "json.malformed", "$"),
-    "not an object": ([1, 2], "input.shape", "$"),
-    "no players": ({"players": []}, "input.shape", "$.players"),
+    "not an object": ([1, 2], "schema.type", "$"),
+    "no players": ({"players": []}, "schema.missing", "$.players"),
     "unknown player": (_bad(_set(["player"], "red")), "value.color", f"{P0}.player"),
     "duplicate player": (
         _bad(_second_player(player="grey")),
@@ -132,7 +132,7 @@ BAD = {
     ),
     "player_count 6": (
         _bad(lambda d: d.update(player_count=6)),
-        "player_count.range",
+        "value.range",
         "$.player_count",
     ),
     "IV with 3 players": (
@@ -153,13 +153,13 @@ BAD = {
     ),
     "border unknown colour": (
         _bad(_set(["senate", 2, "colors"], ["pink", "red"])),
-        "color.unknown",
+        "value.color",
         f"{P0}.senate[2].colors[0]",
     ),
     "bare XII": (_bad(_set(["senate", 2], "XII")), "card.border", f"{P0}.senate[2]"),
     "patrician colour": (
         _bad(_set(["patricians", 1, "color"], "teal")),
-        "color.unknown",
+        "value.color",
         f"{P0}.patricians[1].color",
     ),
     "patrician value 4": (
@@ -195,7 +195,7 @@ BAD = {
     "fortuna 4": (_bad(_set(["fortuna", 2], 4)), "value.fortuna", f"{P0}.fortuna[2]"),
     "repete negative": (_bad(_set(["repete"], -1)), "value.repete", f"{P0}.repete"),
     "repete string": (_bad(_set(["repete"], "5")), "value.repete", f"{P0}.repete"),
-    "patricians not a list": (_bad(_set(["patricians"], {})), "input.shape", f"{P0}.patricians"),
+    "patricians not a list": (_bad(_set(["patricians"], {})), "schema.type", f"{P0}.patricians"),
     "same patrician twice": (
         _bad(_set(["patricians", 1], {"color": "red", "sex": "f", "value": 3})),
         "tile.count",

@@ -214,3 +214,73 @@ def test_long_commands_refuse_bad_options_at_once(args, code, path):
     eval that ran its minutes of figures before saying a table set was missing."""
     rc, out, err = alea(*args, timeout=60)
     assert_bad_input(rc, out, err, code, path)
+
+
+def _every_reader():
+    """Each input alea reads, as a function of its JSON: the four validators of the issue
+    (board state, final inventory, layout, calibration) and the seating of a new game."""
+    import copy
+    import json
+
+    from scanner.inputs import parse_seating
+    from scanner.rules.final.holdings import parse_final
+    from scanner.rules.state import BoardState
+    from scanner.vision.calibrate import Calibration
+    from scanner.vision.layout import Layout, default_layout
+
+    layout = default_layout().to_json()
+    profile = {
+        "schema": "alea.calibration/1",
+        "image_size": [1280, 720],
+        "homography": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+        "layout": layout,
+    }
+    player = {"player": "grey", "provinces": [], "senate": [], "fortuna": [], "repete": 0}
+
+    def with_(data, edit):
+        data = copy.deepcopy(data)
+        edit(data)
+        return data
+
+    assert json.dumps(layout)  # plain JSON
+    return {
+        "state": lambda edit: BoardState.from_json(with_({"players": ["grey", "blue"]}, edit)),
+        "final": lambda edit: parse_final(with_({"players": [player]}, edit)),
+        "layout": lambda edit: Layout.from_json(with_(layout, edit)),
+        "calibration": lambda edit: Calibration.from_json(with_(profile, edit)),
+        "seating": lambda edit: parse_seating(
+            with_({"players": ["grey", "blue"]}, edit)["players"]
+        ),
+    }
+
+
+UNKNOWN_COLOUR = {
+    "state": lambda d: d["players"].__setitem__(1, "red"),
+    "final": lambda d: d["players"][0].__setitem__("player", "red"),
+    "layout": lambda d: d["swatches"]["positions"][0].__setitem__("color", "red"),
+    "calibration": lambda d: d["layout"]["swatches"]["positions"][0].__setitem__("color", "red"),
+    "seating": lambda d: d["players"].__setitem__(1, "red"),
+}
+WRONG_TYPE = {
+    "state": lambda d: d.__setitem__("forum", {}),
+    "final": lambda d: d["players"][0].__setitem__("provinces", {}),
+    "layout": lambda d: d["board"].__setitem__("width", "wide"),
+    "calibration": lambda d: d.__setitem__("error_mm", "small"),
+    "seating": lambda d: d.__setitem__("players", "grey"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(UNKNOWN_COLOUR))
+def test_one_mistake_has_one_code_whichever_input_it_is_in(kind):
+    """An unknown colour is `value.color` and a field of the wrong JSON type `schema.type`
+    in every input, with the path of the field (scanner.inputs.fields)."""
+    from scanner.errors import InputError
+
+    read = _every_reader()[kind]
+    with pytest.raises(InputError) as colour:
+        read(UNKNOWN_COLOUR[kind])
+    assert colour.value.code == "value.color", colour.value
+    with pytest.raises(InputError) as typed:
+        read(WRONG_TYPE[kind])
+    assert typed.value.code == "schema.type", typed.value
+    assert typed.value.path.startswith("$") and typed.value.path != "$"

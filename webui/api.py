@@ -99,9 +99,9 @@ def scan():
         players = request.args.get("players")
         players = players.split(",") if players else None
         if players is not None:
-            from scanner.rules.state import BoardState
+            from scanner.inputs import parse_seating
 
-            BoardState.from_json({"players": players})
+            parse_seating(players, "$.players")
         layout = default_layout()
         try:
             cal = calibrate(image, layout)

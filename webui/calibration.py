@@ -86,8 +86,7 @@ def get_palette():
 def take_palette():
     """Learn the dice colours from the dice on the sheet's swatch squares in the camera's latest
     frame (PIN), or forget them with {"forget": true}; kept in the data folder's palette.json."""
-    from scanner.inputs import parse_json
-    from scanner.rules.state import expect_object
+    from scanner.inputs import expect_object, parse_json
     from webui.table import palette_path
 
     loop = _loop()

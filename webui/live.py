@@ -137,11 +137,10 @@ def changing(action: Callable[[dict], object]):
 def _new(data: dict[str, Any]):
     players = data.get("players")
     seed = data.get("seed", 0)
-    from scanner.rules.state import BoardState, expect_int
+    from scanner.inputs import expect_int, parse_seating
 
     expect_int(seed, "$.seed", 0, 2**63 - 1, "seed")
-
-    seating = BoardState.from_json({"players": players}, "$").players  # validates the seating
+    seating = parse_seating(players, "$.players")
     hub().new_game(list(seating), seed)
     return {"kind": "new-game"}
 

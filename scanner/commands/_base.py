@@ -25,8 +25,6 @@ def players_arg(values: list[str] | None) -> list[str] | None:
     seating (unknown colour, repeated, not 2–5) is bad input, exit 2."""
     if not values:
         return None
-    from scanner.rules.state import BoardState
+    from scanner.inputs import parse_seating
 
-    players = [p for v in values for p in v.split(",") if p]
-    BoardState.from_json({"players": players})
-    return players
+    return list(parse_seating([p for v in values for p in v.split(",") if p], "$.players"))

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
 
+from scanner.inputs.fields import parse_seating
 from scanner.rules import components
 from scanner.rules.components import (
     DICE_PER_PLAYER,
@@ -92,7 +93,7 @@ class Game:
         tiles drawn and the tiles taken are the players' to record (a session does), so none
         is drawn here and the holdings keep only Repete chips."""
         n = len(seating)
-        BoardState.from_json({"players": list(seating)})  # validates colours and count
+        parse_seating(list(seating))
         self.seating = tuple(seating)
         self.deal = deal
         self.rng = random.Random(seed)

@@ -8,16 +8,16 @@ from __future__ import annotations
 from typing import Any
 
 from scanner.errors import InputError
-from scanner.rules.components import BUILDINGS, DICE_PER_PLAYER
-from scanner.rules.placement import Move
-from scanner.rules.state import (
-    BoardState,
+from scanner.inputs.fields import (
     expect_dice,
     expect_list,
     expect_object,
     expect_player,
     expect_record,
 )
+from scanner.rules.components import BUILDINGS, DICE_PER_PLAYER
+from scanner.rules.placement import Move
+from scanner.rules.state import BoardState
 
 NO_ROLL: Any = object()  # a move entered without its roll (a camera does not see rolls)
 

@@ -19,11 +19,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scanner.errors import InputError
+from scanner.inputs.fields import (
+    expect_dice,
+    expect_die,
+    expect_int,
+    expect_list,
+    expect_object,
+    expect_player,
+    expect_record,
+    parse_seating,
+)
 from scanner.rules.components import (
     DICE_PER_PLAYER,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PLAYER_COLORS,
     forum_columns,
     templum_in_play,
 )
@@ -125,96 +132,6 @@ class BoardState:
 STATE_KEYS = ("players", "templum", "senatus", "castrum", "forum", "latrina", "supply")
 
 
-def expect_object(data: Any, path: str, allowed: Iterable[str] | None = None) -> dict[str, Any]:
-    """`data` must be a JSON object whose keys are all in `allowed` (when given)."""
-    if not isinstance(data, dict):
-        raise InputError("schema.type", f"expected an object, got {_kind(data)}", path)
-    if allowed is not None:
-        allowed = tuple(allowed)
-        for key in data:
-            if key not in allowed:
-                raise InputError(
-                    "schema.unknown-field",
-                    f"unknown field {key!r}; expected one of {', '.join(allowed)}",
-                    f"{path}.{key}",
-                )
-    return data
-
-
-def expect_record(data: Any, path: str, keys: tuple[str, ...], what: str) -> dict[str, Any]:
-    """An object with exactly these `keys`, all present: `what` names it in the message."""
-    obj = expect_object(data, path, keys)
-    for key in keys:
-        if key not in obj:
-            raise InputError("schema.missing", f"{what} needs '{key}'", path)
-    return obj
-
-
-def expect_list(data: Any, path: str) -> list[Any]:
-    if not isinstance(data, list):
-        raise InputError("schema.type", f"expected a list, got {_kind(data)}", path)
-    return data
-
-
-def expect_int(data: Any, path: str, lo: int, hi: int, what: str = "value") -> int:
-    # bool is an int subclass in Python, but `true` is never a count or a pip value.
-    if isinstance(data, bool) or not isinstance(data, int):
-        raise InputError("schema.type", f"expected an integer {what}, got {_kind(data)}", path)
-    if not lo <= data <= hi:
-        raise InputError("value.range", f"{what} {data} is not between {lo} and {hi}", path)
-    return data
-
-
-def expect_die(data: Any, path: str) -> int:
-    if isinstance(data, int) and not isinstance(data, bool) and not 1 <= data <= 6:
-        raise InputError("value.die", f"die value {data} is not between 1 and 6", path)
-    return expect_int(data, path, 1, 6, "die value")
-
-
-def expect_dice(data: Any, path: str) -> tuple[int, ...]:
-    return tuple(expect_die(v, f"{path}[{i}]") for i, v in enumerate(expect_list(data, path)))
-
-
-def expect_player(data: Any, path: str, players: Iterable[str] | None = None) -> str:
-    if not isinstance(data, str):
-        raise InputError("schema.type", f"expected a player colour, got {_kind(data)}", path)
-    if data not in PLAYER_COLORS:
-        raise InputError(
-            "value.color",
-            f"unknown colour {data!r}; players are {', '.join(PLAYER_COLORS)}",
-            path,
-        )
-    if players is not None and data not in players:
-        raise InputError("state.unknown-player", f"{data} is not playing in this game", path)
-    return data
-
-
-def _kind(data: Any) -> str:
-    return {
-        dict: "an object",
-        list: "a list",
-        str: "a string",
-        bool: "a boolean",
-        type(None): "null",
-        float: "a number",
-    }.get(type(data), type(data).__name__)
-
-
-def _parse_players(data: Any, path: str) -> tuple[str, ...]:
-    players = expect_list(data, path)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InputError(
-            "state.player-count", f"{len(players)} players; the game needs 2 to 5", path
-        )
-    seen: list[str] = []
-    for i, p in enumerate(players):
-        expect_player(p, f"{path}[{i}]")
-        if p in seen:
-            raise InputError("state.duplicate-player", f"{p} is listed twice", f"{path}[{i}]")
-        seen.append(p)
-    return tuple(seen)
-
-
 def _parse_player_dice(
     data: Any, path: str, players: tuple[str, ...]
 ) -> dict[str, tuple[int, ...]]:
@@ -240,7 +157,7 @@ def _parse_state(data: Any, path: str, strict: bool) -> BoardState:
     obj = expect_object(data, path, STATE_KEYS)
     if "players" not in obj:
         raise InputError("schema.missing", "the board state needs a 'players' list", path)
-    players = _parse_players(obj["players"], f"{path}.players")
+    players = parse_seating(obj["players"], f"{path}.players")
     templum = _parse_player_dice(obj.get("templum", {}), f"{path}.templum", players)
     senatus = _parse_player_dice(obj.get("senatus", {}), f"{path}.senatus", players)
 

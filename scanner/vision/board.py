@@ -35,6 +35,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scanner.inputs import parse_seating
 from scanner.rules.components import (
     DICE_PER_PLAYER,
     MAX_PLAYERS,
@@ -118,7 +119,7 @@ def read_board(
             )
         players = who
     else:
-        BoardState.from_json({"players": list(players)})  # bad input: raise
+        parse_seating(list(players))
     players = list(players)
     placed, located = locate(dice, layout, len(players), camera)
     warnings += located

@@ -26,7 +26,7 @@ import cv2
 import numpy as np
 
 from scanner.errors import InputError
-from scanner.inputs import parse_json
+from scanner.inputs import expect_number, is_int, read_json_file
 from scanner.vision.layout import Layout
 from scanner.vision.palette import Palette
 from scanner.vision.sheet import aruco_dictionary, board_to_pixels
@@ -207,18 +207,15 @@ class Calibration:
             raise InputError("schema.type", "image_size is [width, height]", f"{path}.image_size")
         lens = data.get("lens")
         markers, error_mm = data.get("markers", []), data.get("error_mm", 0.0)
-        if not isinstance(markers, list) or not all(
-            isinstance(m, int) and not isinstance(m, bool) for m in markers
-        ):
+        if not isinstance(markers, list) or not all(is_int(m) for m in markers):
             raise InputError("schema.type", "markers is a list of marker ids", f"{path}.markers")
-        if not isinstance(error_mm, int | float) or isinstance(error_mm, bool):
-            raise InputError("schema.type", "error_mm is a number", f"{path}.error_mm")
+        error_mm = expect_number(error_mm, f"{path}.error_mm", 0)
         return cls(
             homography=h,
             image_size=(size[0], size[1]),
             layout=Layout.from_json(data["layout"], f"{path}.layout"),
             markers=tuple(markers),
-            error_mm=float(error_mm),
+            error_mm=error_mm,
             lens=None if lens is None else Lens.from_json(lens, f"{path}.lens"),
             palette=(
                 None
@@ -229,19 +226,7 @@ class Calibration:
 
     @classmethod
     def load(cls, file: str | Path) -> Calibration:
-        try:
-            text = Path(file).read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise InputError("calibration.not-found", f"no such calibration file: {file}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError("calibration.unreadable", f"cannot read {file}: {exc}") from None
-        try:
-            data = parse_json(text)
-        except InputError as err:
-            raise InputError(
-                "calibration.unreadable", f"cannot read {file}: {err.message}"
-            ) from None
-        return cls.from_json(data)
+        return cls.from_json(read_json_file(file, "calibration", "calibration file"))
 
 
 def estimate_focal(board_to_image: np.ndarray, principal: tuple[float, float]) -> float:

@@ -18,7 +18,6 @@ a row of column pedestals, of which a game uses the first `players + 2`.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from scanner.errors import InputError
+from scanner.inputs import expect_number, expect_object, read_json_file
 from scanner.rules.components import BUILDINGS, PLAYER_COLORS
-from scanner.rules.state import expect_object
 from scanner.shipped import shipped
 
 SCHEMA = "alea.layout/1"
@@ -167,13 +166,7 @@ class Layout:
 
     @classmethod
     def load(cls, file: str | Path) -> Layout:
-        try:
-            data = json.loads(Path(file).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputError("layout.not-found", f"no such layout file: {file}") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError("layout.unreadable", f"cannot read layout {file}: {exc}") from None
-        return cls.from_json(data)
+        return cls.from_json(read_json_file(file, "layout", "layout file"))
 
 
 @cache
@@ -183,14 +176,6 @@ def default_layout() -> Layout:
 
 
 # ------------------------------------------------------------------------------ parsing
-def _number(data: Any, path: str, lo: float = -math.inf, hi: float = math.inf) -> float:
-    if isinstance(data, bool) or not isinstance(data, int | float) or not math.isfinite(data):
-        raise InputError("schema.type", "expected a number", path)
-    if not lo <= data <= hi:
-        raise InputError("value.range", f"{data} is not between {lo} and {hi}", path)
-    return float(data)
-
-
 def _object(
     data: Any, path: str, required: Sequence[str] = (), optional: Sequence[str] = ()
 ) -> dict:
@@ -213,7 +198,7 @@ def _shape(data: Any, path: str, name: str) -> Zone:
         r = obj["rect"]
         if not isinstance(r, list) or len(r) != 4:
             raise InputError("schema.type", "rect is [x0, y0, x1, y1] in mm", f"{path}.rect")
-        x0, y0, x1, y1 = (_number(v, f"{path}.rect[{i}]") for i, v in enumerate(r))
+        x0, y0, x1, y1 = (expect_number(v, f"{path}.rect[{i}]") for i, v in enumerate(r))
         if x1 <= x0 or y1 <= y0:
             raise InputError("layout.empty-zone", "rect needs x0 < x1 and y0 < y1", f"{path}.rect")
         pts = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
@@ -229,7 +214,7 @@ def _shape(data: Any, path: str, name: str) -> Zone:
         for i, p in enumerate(poly):
             if not isinstance(p, list) or len(p) != 2:
                 raise InputError("schema.type", "a point is [x, y]", f"{path}.polygon[{i}]")
-            pts.append([_number(v, f"{path}.polygon[{i}]") for v in p])
+            pts.append([expect_number(v, f"{path}.polygon[{i}]") for v in p])
     else:
         raise InputError("schema.missing", "a zone needs 'rect' or 'polygon'", path)
     return Zone(name, np.array(pts, np.float32))
@@ -238,14 +223,14 @@ def _shape(data: Any, path: str, name: str) -> Zone:
 def _point(data: Any, path: str) -> tuple[float, float]:
     if not isinstance(data, list) or len(data) != 2:
         raise InputError("schema.type", "center is [x, y] in mm", path)
-    return _number(data[0], path), _number(data[1], path)
+    return expect_number(data[0], path), expect_number(data[1], path)
 
 
 def _swatches(data: Any, path: str) -> dict[str, tuple[float, float, float]]:
     if data is None:
         return {}
     obj = _object(data, path, ("size", "positions"), ("comment",))
-    size = _number(obj["size"], f"{path}.size", 1, 100)
+    size = expect_number(obj["size"], f"{path}.size", 1, 100)
     if not isinstance(obj["positions"], list) or len(obj["positions"]) > len(PLAYER_COLORS):
         raise InputError(
             "schema.type", "positions lists at most one square per colour", f"{path}.positions"
@@ -273,8 +258,8 @@ def _parse_layout(data: Any, path: str) -> Layout:
     paper = board.get("paper", "")
     if not isinstance(paper, str) or len(paper) > 20:
         raise InputError("schema.type", "paper is a short name such as A3", f"{path}.board.paper")
-    width = _number(board["width"], f"{path}.board.width", 1)
-    height = _number(board["height"], f"{path}.board.height", 1)
+    width = expect_number(board["width"], f"{path}.board.width", 1)
+    height = expect_number(board["height"], f"{path}.board.height", 1)
 
     mk = _object(
         obj["markers"], f"{path}.markers", ("size", "positions"), ("dictionary", "comment")
@@ -286,7 +271,7 @@ def _parse_layout(data: Any, path: str) -> Layout:
             f"unknown ArUco dictionary {dictionary!r}; use one of {', '.join(DICTIONARIES)}",
             f"{path}.markers.dictionary",
         )
-    size = _number(mk["size"], f"{path}.markers.size", 1)
+    size = expect_number(mk["size"], f"{path}.markers.size", 1)
     if not isinstance(mk["positions"], list) or not 2 <= len(mk["positions"]) <= 50:
         raise InputError(
             "layout.markers", "2 to 50 markers are needed", f"{path}.markers.positions"
@@ -300,7 +285,7 @@ def _parse_layout(data: Any, path: str) -> Layout:
             raise InputError("value.range", "marker id is an integer 0..49", f"{mpath}.id")
         if mid in markers:
             raise InputError("layout.duplicate-marker", f"marker {mid} listed twice", f"{mpath}.id")
-        side = _number(m.get("size", size), f"{mpath}.size", 1)
+        side = expect_number(m.get("size", size), f"{mpath}.size", 1)
         markers[mid] = (*_point(m["center"], f"{mpath}.center"), side)
 
     zobj = _object(obj["zones"], f"{path}.zones", BUILDINGS, ("comment",))
@@ -327,15 +312,15 @@ def _parse_layout(data: Any, path: str) -> Layout:
         markers=markers,
         zones=zones,
         pedestals=pedestals,
-        tolerance=_number(obj.get("tolerance", 8.0), f"{path}.tolerance", 0, 100),
-        die_size=_number(obj.get("die_size", 16.0), f"{path}.die_size", 1, 100),
-        parallax_height=_number(
+        tolerance=expect_number(obj.get("tolerance", 8.0), f"{path}.tolerance", 0, 100),
+        die_size=expect_number(obj.get("die_size", 16.0), f"{path}.die_size", 1, 100),
+        parallax_height=expect_number(
             obj.get("parallax_height", obj.get("die_size", 16.0) / 2),
             f"{path}.parallax_height",
             0,
             100,
         ),
-        px_per_mm=_number(obj.get("px_per_mm", 3.0), f"{path}.px_per_mm", 0.5, 20),
+        px_per_mm=expect_number(obj.get("px_per_mm", 3.0), f"{path}.px_per_mm", 0.5, 20),
         paper=paper,
         source=json.loads(json.dumps(obj)),
     )

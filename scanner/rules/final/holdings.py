@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any
 
 from scanner.errors import InputError
+from scanner.inputs.fields import is_int
 from scanner.rules import components
 
 JOKER = "joker"
@@ -118,36 +119,32 @@ class FinalInput:
 # --- parsing --------------------------------------------------------------------------------------
 
 
-def _is_int(x: object) -> TypeGuard[int]:
-    """A JSON integer: `true` is an int in Python, never a count or a value here."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def _want(cond: bool, code: str, message: str, path: str) -> None:
     if not cond:
         raise InputError(code, message, path)
 
 
 def _object(obj: object, message: str, path: str) -> dict[str, Any]:
-    """`obj` when it is a JSON object, else InputError `input.shape` with `message`. Its
-    values are JSON as given: each field is checked where it is read."""
+    """`obj` when it is a JSON object, else InputError `schema.type` with `message` (which
+    says what the object holds). Its values are JSON as given: each field is checked where it
+    is read."""
     if not isinstance(obj, dict):
-        raise InputError("input.shape", message, path)
+        raise InputError("schema.type", message, path)
     return obj
 
 
 def _list(obj: dict[str, Any], key: str, path: str) -> list[Any]:
     value = obj.get(key, [])
     if not isinstance(value, list):
-        raise InputError("input.shape", f"`{key}` must be a list", f"{path}.{key}")
+        raise InputError("schema.type", f"`{key}` must be a list", f"{path}.{key}")
     return value
 
 
 def _int_field(obj: dict[str, Any], key: str, path: str, code: str, allowed: range) -> int:
-    _want(key in obj, "input.shape", f"missing `{key}`", path)
+    _want(key in obj, "schema.missing", f"missing `{key}`", path)
     value = obj[key]
     where = f"{path}.{key}"
-    if not _is_int(value):
+    if not is_int(value):
         raise InputError(code, f"{key} must be an integer, not {value!r}", where)
     _want(
         value in allowed,
@@ -161,7 +158,7 @@ def _int_field(obj: dict[str, Any], key: str, path: str, code: str, allowed: ran
 def _tile_color(value: object, path: str) -> str:
     if not (isinstance(value, str) and value in components.TILE_COLORS):
         raise InputError(
-            "color.unknown",
+            "value.color",
             f"unknown tile colour {value!r} (expected one of {', '.join(components.TILE_COLORS)})",
             path,
         )
@@ -173,7 +170,7 @@ def _province(raw: object, path: str) -> Province:
     color = obj.get("color")
     if color == JOKER:
         _want(
-            obj.get("value") == 0 and _is_int(obj.get("value")),
+            obj.get("value") == 0 and is_int(obj.get("value")),
             "value.joker",
             f"the joker province is worth 0, not {obj.get('value')!r}",
             f"{path}.value",
@@ -240,7 +237,7 @@ def _holdings(raw: object, path: str) -> Holdings:
     for i, f in enumerate(_list(obj, "fortuna", path)):
         where = f"{path}.fortuna[{i}]"
         _want(
-            _is_int(f) and 1 <= f <= 3,
+            is_int(f) and 1 <= f <= 3,
             "value.fortuna",
             f"a Fortuna tile shows 1, 2 or 3, not {f!r}",
             where,
@@ -248,7 +245,7 @@ def _holdings(raw: object, path: str) -> Holdings:
         fortuna.append(f)
     repete = obj.get("repete", 0)
     _want(
-        _is_int(repete) and repete >= 0,
+        is_int(repete) and repete >= 0,
         "value.repete",
         f"Repete! chips must be a whole number from 0, not {repete!r}",
         f"{path}.repete",
@@ -333,19 +330,20 @@ def parse_final(raw: object) -> FinalInput:
     player_count = data.get("player_count")
     if player_count is not None:
         _want(
-            _is_int(player_count)
+            is_int(player_count)
             and components.MIN_PLAYERS <= player_count <= components.MAX_PLAYERS,
-            "player_count.range",
+            "value.range",
             f"player_count must be 2 to 5, not {player_count!r}",
             "$.player_count",
         )
     listed = data.get("players")
     if not (isinstance(listed, list) and len(listed) >= 1):
-        raise InputError("input.shape", "`players` must be a non-empty list", "$.players")
+        code = "schema.missing" if listed in (None, []) else "schema.type"
+        raise InputError(code, "`players` must be a non-empty list", "$.players")
     if player_count is not None:
         _want(
             len(listed) <= player_count,
-            "player_count.range",
+            "value.range",
             f"{len(listed)} players listed in a {player_count}-player game",
             "$.players",
         )

@@ -1,17 +1,10 @@
-"""JSON as the commands and the web API read it: one parser with the limits the contract's
-"never a traceback" needs. Python's own parser raises RecursionError on deeply nested input and
-ValueError on integer literals over 4,300 digits; both are bad input here, answered with the
-contract's error object like any other.
-
->>> parse_json("[" * 100 + "]" * 100)
-Traceback (most recent call last):
-...
-scanner.errors.InputError: JSON nested deeper than 64 levels
+"""Images as the commands, the camera and the web API read them: a photo that is missing,
+empty, not an image, or announces more pixels than memory allows is an InputError with its code,
+never an OpenCV traceback or an allocation of gigabytes.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
@@ -22,42 +15,6 @@ from typing import Literal
 
 from scanner.errors import InputError
 
-MAX_DEPTH = 64  # a final inventory, the deepest input, is 5 levels
-
-
-def parse_json(text: str | bytes) -> object:
-    """Parse JSON text, raising InputError (`json.malformed`, `json.too-deep`, `json.number`)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            "json.malformed", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
-    except RecursionError:
-        raise InputError("json.too-deep", f"JSON nested deeper than {MAX_DEPTH} levels") from None
-    except UnicodeDecodeError:
-        raise InputError("json.malformed", "the JSON is not UTF-8 text") from None
-    except ValueError as exc:  # an integer literal too long to convert
-        raise InputError("json.number", f"a number in the JSON is too long ({exc})") from None
-    if _depth(data) > MAX_DEPTH:
-        raise InputError("json.too-deep", f"JSON nested deeper than {MAX_DEPTH} levels")
-    return data
-
-
-def _depth(data: object) -> int:
-    """Nesting depth, without recursion (the input may be nested as deep as the parser went)."""
-    deepest, todo = 0, [(data, 1)]
-    while todo:
-        item, level = todo.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            if level > MAX_DEPTH:
-                return level
-            todo += [(x, level + 1) for x in (item.values() if isinstance(item, dict) else item)]
-    return deepest
-
-
-# ------------------------------------------------------------------------------ images
 MAX_PIXELS = 100_000_000  # 100 MP: beyond this a photo is refused rather than risking memory
 MAX_IMAGE_BYTES = 200 * 1024 * 1024
 
