@@ -20,16 +20,8 @@ import numpy as np
 from scanner.errors import InputError
 from scanner.vision.calibrate import Calibration
 from scanner.vision.runtime import give_back_memory
+from scanner.vision.sheet import PLAYER_BGR, draw_zones
 
-PLAYER_BGR = {
-    "grey": (150, 150, 150),
-    "brown": (40, 75, 125),
-    "blue": (190, 90, 30),
-    "green": (60, 150, 50),
-    "yellow": (20, 200, 240),
-    None: (255, 255, 255),
-}
-ZONE_BGR = (0, 140, 255)
 TRIM_EVERY_S = 2.0
 
 
@@ -57,10 +49,7 @@ def overlay(frame: np.ndarray, status, calibration, flagged: dict | None = None)
     of a flagged placement (`flagged`: its move) boxed thick in red, so the table sees which."""
     out = frame.copy()
     if calibration is not None:
-        layout = calibration.layout
-        for zone in list(layout.zones.values()) + list(layout.pedestals):
-            pts = calibration.board_to_image(zone.polygon.astype(np.float64))
-            cv2.polylines(out, [np.round(pts).astype(np.int32)], True, ZONE_BGR, 1, cv2.LINE_AA)
+        draw_zones(out, calibration.layout, calibration.board_to_image, width=1)
     reading = status.settled if status is not None else None
     dice = list(reading.dice) if reading is not None else []
     for die, bad in zip(dice, offending(dice, flagged), strict=True):

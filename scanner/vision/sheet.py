@@ -14,6 +14,7 @@ by hand (one Flate-compressed greyscale image on one page), so no PDF library is
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -163,7 +164,7 @@ def write_sheets(layout: Layout, out_dir: str | Path, dpi: int = PRINT_DPI) -> l
     return written
 
 
-ZONE_COLORS = {  # BGR, for previews and overlays
+ZONE_COLORS = {  # BGR, for previews and the video overlay
     "templum": (0, 200, 255),
     "senatus": (255, 120, 0),
     "castrum": (0, 0, 220),
@@ -172,32 +173,58 @@ ZONE_COLORS = {  # BGR, for previews and overlays
 }
 
 
+# A die's box in its player's colour (None: of no player's colour), BGR.
+PLAYER_BGR: dict[str | None, tuple[int, int, int]] = {
+    "grey": (150, 150, 150),
+    "brown": (40, 75, 125),
+    "blue": (190, 90, 30),
+    "green": (60, 150, 50),
+    "yellow": (20, 200, 240),
+    None: (255, 255, 255),
+}
+
+
+def draw_zones(
+    image: np.ndarray,
+    layout: Layout,
+    to_pixels: Callable[[np.ndarray], np.ndarray],
+    width: int = 2,
+    tolerance: bool = False,
+    labels: bool = False,
+) -> None:
+    """Outline every zone and Forum pedestal on `image` in place, in its ZONE_COLORS, with
+    `to_pixels` mapping board mm to the image's pixels (the rectified board's scale, or the
+    calibration into a camera frame); with `tolerance` the tolerance band thin around each."""
+    shapes: list[tuple[str, Zone, int | None]] = [(n, z, None) for n, z in layout.zones.items()]
+    shapes += [("forum", z, i) for i, z in enumerate(layout.pedestals)]
+    for name, zone, index in shapes:
+        color = ZONE_COLORS[name]
+        pts = np.round(to_pixels(zone.polygon.astype(np.float64))).astype(np.int32)
+        cv2.polylines(image, [pts], True, color, width, cv2.LINE_AA)
+        if tolerance and layout.tolerance > 0:
+            band = to_pixels(_grow(zone.polygon, layout.tolerance))
+            cv2.polylines(image, [np.round(band).astype(np.int32)], True, color, 1, cv2.LINE_AA)
+        if labels:
+            x, y = pts.min(axis=0)
+            label = name.upper() if index is None else str(index + 1)
+            cv2.putText(
+                image,
+                label,
+                (int(x + 4), int(y + 18)),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.55,
+                color,
+                2,
+                cv2.LINE_AA,
+            )
+
+
 def draw_layout(board_bgr: np.ndarray, layout: Layout, tolerance: bool = True) -> np.ndarray:
     """The rectified board with each zone outlined (and its tolerance band dashed-thin), Forum
     pedestals numbered, and the markers boxed: what `alea calibrate` shows to check a setup."""
     out = board_bgr.copy()
     s = layout.px_per_mm
-    shapes: list[tuple[str, Zone, int | None]] = [(n, z, None) for n, z in layout.zones.items()]
-    shapes += [("forum", z, i) for i, z in enumerate(layout.pedestals)]
-    for name, zone, index in shapes:
-        color = ZONE_COLORS[name]
-        pts = np.round(zone.polygon * s - 0.5).astype(np.int32)
-        cv2.polylines(out, [pts], True, color, 2, cv2.LINE_AA)
-        if tolerance and layout.tolerance > 0:
-            band = _grow(zone.polygon, layout.tolerance) * s - 0.5
-            cv2.polylines(out, [np.round(band).astype(np.int32)], True, color, 1, cv2.LINE_AA)
-        x, y = pts.min(axis=0)
-        label = name.upper() if index is None else str(index + 1)
-        cv2.putText(
-            out,
-            label,
-            (int(x + 4), int(y + 18)),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.55,
-            color,
-            2,
-            cv2.LINE_AA,
-        )
+    draw_zones(out, layout, lambda mm: mm * s - 0.5, 2, tolerance, labels=True)
     for mid in layout.markers:
         c = np.round(layout.marker_corners(mid) * s - 0.5).astype(np.int32)
         cv2.polylines(out, [c], True, (0, 140, 255), 1, cv2.LINE_AA)
