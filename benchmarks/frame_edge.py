@@ -28,12 +28,11 @@ sys.path.insert(0, str(REPO))
 
 from scanner.synth.dataset import ensure_test_set, labelled  # noqa: E402
 from scanner.synth.scene import photo_config, render_scene  # noqa: E402
+from scanner.vision.boxes import box_areas, intersection_matrix  # noqa: E402
 from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
 from scanner.vision.evaluate import (  # noqa: E402
     Tally,
-    box_areas,
     images_in,
-    intersection_matrix,
     markdown_table,
     match,
     read_truth,

@@ -207,8 +207,8 @@ def test_the_board_detector_is_picked_with_its_scale_and_boxes_come_back_in_boar
 
     from scanner.synth.table import mid_game_states, render_table
     from scanner.vision import models
+    from scanner.vision.boxes import iou_matrix
     from scanner.vision.calibrate import calibrate
-    from scanner.vision.evaluate import iou_matrix
     from scanner.vision.layout import default_layout
 
     model = tmp_path / "board.onnx"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from scanner.vision.boxes import iou_matrix
 from scanner.vision.dice import Dice
-from scanner.vision.evaluate import evaluate, format_table, iou_matrix, match
+from scanner.vision.evaluate import evaluate, format_table, match
 
 
 def test_iou_and_match():

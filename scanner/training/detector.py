@@ -164,7 +164,7 @@ def teacher_boxes(detector):
     the true box grown by the margin the detector's boxes have on that board (median). A
     detector taught these boxes at a smaller scale gives the face reader the crops it learnt
     from."""
-    from scanner.vision.evaluate import iou_matrix
+    from scanner.vision.boxes import iou_matrix
 
     def label(board: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         found = detector.propose(board)

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from scanner.vision.evaluate import iou_matrix, read_truth
+from scanner.vision.boxes import iou_matrix
+from scanner.vision.evaluate import read_truth
 from scanner.vision.face import COLOR_CLASSES, CROP, crop_transform, face_crops, scene_light
 
 FIELDS = ("crops", "light", "die", "value", "color")

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from scanner.shipped import shipped
+from scanner.vision.boxes import iou_matrix
 from scanner.vision.dice import Dice
 
 DEFAULT_MODEL = shipped("models/dice.onnx")
@@ -95,18 +96,11 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     """Greedy non-maximum suppression; returns kept indices, best first."""
     order = np.argsort(-scores)
     keep = []
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
     while order.size:
         i = order[0]
         keep.append(i)
         rest = order[1:]
-        xx0 = np.maximum(boxes[i, 0], boxes[rest, 0])
-        yy0 = np.maximum(boxes[i, 1], boxes[rest, 1])
-        xx1 = np.minimum(boxes[i, 2], boxes[rest, 2])
-        yy1 = np.minimum(boxes[i, 3], boxes[rest, 3])
-        inter = np.clip(xx1 - xx0, 0, None) * np.clip(yy1 - yy0, 0, None)
-        ov = inter / (area[i] + area[rest] - inter + 1e-9)
-        order = rest[ov <= iou]
+        order = rest[iou_matrix(boxes[i : i + 1], boxes[rest])[0] <= iou]
     return np.array(keep, dtype=np.int64)
 
 
@@ -131,13 +125,7 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300, vote
     keep = keep[best[keep] >= conf][:max_det]
     if not len(keep):
         return np.zeros((0, 4)), np.zeros(0, np.int64), np.zeros(0)
-    x0 = np.maximum(boxes[keep, None, 0], boxes[None, :, 0])
-    y0 = np.maximum(boxes[keep, None, 1], boxes[None, :, 1])
-    x1 = np.minimum(boxes[keep, None, 2], boxes[None, :, 2])
-    y1 = np.minimum(boxes[keep, None, 3], boxes[None, :, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    overlap = inter / (area[keep, None] + area[None, :] - inter + 1e-9)
+    overlap = iou_matrix(boxes[keep], boxes)
     votes = ((overlap >= vote_iou) * best[None, :]) @ scores_all
     return boxes[keep], votes.argmax(1) + 1, best[keep]
 

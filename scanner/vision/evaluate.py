@@ -19,6 +19,7 @@ import numpy as np
 from tqdm import tqdm
 
 from scanner.rules.components import PLAYER_COLORS
+from scanner.vision.boxes import iou_matrix
 
 
 @dataclass
@@ -81,24 +82,6 @@ class Tally:
 def images_in(folder: Path) -> list[Path]:
     """The JPEG and PNG files of a folder, in name order."""
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png"))
-
-
-def intersection_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Overlap areas of every box of `a` with every box of `b` (xyxy), shape (len(a), len(b))."""
-    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
-    return np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-
-
-def box_areas(boxes: np.ndarray) -> np.ndarray:
-    return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    inter = intersection_matrix(a, b)
-    return inter / (box_areas(a)[:, None] + box_areas(b)[None, :] - inter + 1e-9)
 
 
 def match(truth: np.ndarray, pred: np.ndarray, thr: float = 0.5) -> list[tuple[int, int]]:
