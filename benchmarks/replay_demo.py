@@ -38,7 +38,8 @@ def replay_demo(
     out: Path | None = None,
 ) -> dict:
     from scanner.commands.demo import replay
-    from scanner.session import MemoryStore, Session
+    from scanner.session import Session
+    from scanner.store import MemoryStore
     from scanner.synth.demo import write_demo
     from scanner.vision.calibrate import calibrate
     from scanner.vision.camera import open_source, read_image

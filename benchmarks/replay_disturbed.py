@@ -23,7 +23,8 @@ import time
 from collections.abc import Callable
 
 from scanner.rules.round import score_round
-from scanner.session import MemoryStore, Session
+from scanner.session import Session
+from scanner.store import MemoryStore
 from scanner.synth.demo import demo_script
 from scanner.synth.disturb import Disturbance, disturbed, same_board
 

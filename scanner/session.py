@@ -5,6 +5,7 @@ tile picked, undo, redo) is appended to the store *before* it is applied, and th
 the replay of the log's effective events, so a restart or a crash resumes exactly, and undo/redo
 are just log entries.
 
+>>> from scanner.store import MemoryStore
 >>> s = Session(MemoryStore(), players=["grey", "blue"], seed=1)
 >>> s.place({"player": "grey", "building": "senatus", "dice": [3, 4]})["legal"]
 True
@@ -15,102 +16,18 @@ True
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import Any
 
 from scanner.errors import InputError
-from scanner.inputs import expect_object, parse_seating
+from scanner.events import effective, short_text
+from scanner.inputs import parse_seating
 from scanner.record import KINDS, TileRecord
 from scanner.referee import Referee, Ruling
 from scanner.rules.game import Game
 from scanner.rules.io import NO_ROLL, parse_move, parse_unsure
 from scanner.rules.placement import place_anyway
 from scanner.rules.state import BoardState
-
-UNDOABLE = (
-    "observe",
-    "place",
-    "correct",
-    "accept",
-    "take-as-seen",
-    "pick",
-    "lay-out",
-    "repete",
-    "next-round",
-)
-# What each event may hold: a record is only ever what these fields say, so free text cannot
-# grow a game file or every snapshot sent to the tablets.
-EVENT_FIELDS = {
-    "new-game": ("players", "seed", "source"),
-    "observe": ("state", "unsure"),
-    "place": ("move", "roll"),
-    "correct": ("state", "why"),
-    "accept": ("state",),
-    "take-as-seen": ("state",),
-    "pick": ("player", "kind", "tile"),
-    "lay-out": ("provinces", "patricians"),
-    "repete": ("player",),
-    "next-round": (),
-    "undo": (),
-    "redo": (),
-}
-TEXT_MAX = 200  # a correction's reason, a game's source: a short note, not a document
-
-
-def check_event(event: Any, path: str = "$") -> None:
-    """An event as a record may hold it: a known kind with only its own fields (and the id the
-    log gives it), free text short. The values themselves are checked when it is applied."""
-    if not isinstance(event, dict) or event.get("event") not in EVENT_FIELDS:
-        raise InputError(
-            "session.event", f"unknown event; events are {', '.join(EVENT_FIELDS)}", path
-        )
-    expect_object(event, path, ("event", "id", *EVENT_FIELDS[event["event"]]))
-    for key in ("why", "source"):
-        if key in event and event[key] is not None:
-            short_text(event[key], f"{path}.{key}")
-
-
-def short_text(value: Any, path: str) -> str:
-    if not isinstance(value, str):
-        raise InputError("schema.type", "expected a text", path)
-    if len(value) > TEXT_MAX:
-        raise InputError("value.range", f"at most {TEXT_MAX} characters", path)
-    return value
-
-
-class Store(Protocol):
-    def append(self, event: dict) -> int: ...
-    def events(self) -> list[dict]: ...
-
-
-class MemoryStore:
-    """A store that keeps events in a list (tests, a game nobody wants to keep)."""
-
-    def __init__(self) -> None:
-        self._events: list[dict] = []
-
-    def append(self, event: dict) -> int:
-        self._events.append(dict(event))
-        return len(self._events)
-
-    def events(self) -> list[dict]:
-        return [{**e, "id": i + 1} for i, e in enumerate(self._events)]
-
-
-def effective(events: list[dict]) -> list[dict]:
-    """The events that count once undo and redo entries are taken into account."""
-    done: list[dict] = []
-    undone: list[dict] = []
-    for e in events:
-        if e["event"] == "undo":
-            if done and done[-1]["event"] in UNDOABLE:
-                undone.append(done.pop())
-        elif e["event"] == "redo":
-            if undone:
-                done.append(undone.pop())
-        else:
-            done.append(e)
-            undone.clear()
-    return done
+from scanner.store import Store
 
 
 class Session:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Protocol
 
 from scanner.errors import InputError
 
@@ -25,6 +26,31 @@ from scanner.errors import InputError
 APPLICATION_ID = 0x414C4541
 FORMAT = "alea-game"
 VERSION = 1
+
+
+class Store(Protocol):
+    """Where a session's events are kept: appended one by one, read back all at once."""
+
+    def append(self, event: dict) -> int: ...
+    def events(self) -> list[dict]: ...
+    def close(self) -> None: ...
+
+
+class MemoryStore:
+    """A store that keeps events in a list (tests, a game nobody wants to keep)."""
+
+    def __init__(self) -> None:
+        self._events: list[dict] = []
+
+    def append(self, event: dict) -> int:
+        self._events.append(dict(event))
+        return len(self._events)
+
+    def events(self) -> list[dict]:
+        return [{**e, "id": i + 1} for i, e in enumerate(self._events)]
+
+    def close(self) -> None:
+        """Nothing to close: the events go with the object."""
 
 
 class GameStore:

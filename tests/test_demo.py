@@ -12,7 +12,8 @@ from scanner.commands.demo import replay
 from scanner.referee import Referee
 from scanner.rules.game import Game
 from scanner.rules.round import score_round
-from scanner.session import MemoryStore, Session
+from scanner.session import Session
+from scanner.store import MemoryStore
 from scanner.synth.demo import DemoFeed, demo_script
 from scanner.vision.calibrate import calibrate
 from scanner.vision.camera import Frame

@@ -6,7 +6,8 @@ import pytest
 
 from scanner.errors import InputError
 from scanner.rules.game import play_random_game
-from scanner.session import MemoryStore, Session
+from scanner.session import Session
+from scanner.store import MemoryStore
 from webui import create_app
 
 PLAYERS = ["grey", "brown", "blue"]

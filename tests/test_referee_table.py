@@ -4,7 +4,8 @@ hold, take-backs of every kind seen, missed settled boards, and one tap when it 
 
 import pytest
 
-from scanner.session import MemoryStore, Session
+from scanner.session import Session
+from scanner.store import MemoryStore
 
 PLAYERS = ["grey", "brown", "blue"]
 

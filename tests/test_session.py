@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from scanner.errors import InputError
-from scanner.session import MemoryStore, Session
-from scanner.store import GameStore, import_game
+from scanner.session import Session
+from scanner.store import GameStore, MemoryStore, import_game
 from tests.cli import ROOT, alea, assert_bad_input
 
 PLAYERS = ["grey", "brown", "blue"]

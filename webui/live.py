@@ -68,8 +68,7 @@ class GameHub:
             Session(store, players=players, seed=seed, source=source)
             store.close()  # checkpointed: the whole game is in the one file
             if self.path.exists():
-                # The hub opens every session on a GameStore (a file), which it closes here.
-                if self.session is not None and isinstance(self.session.store, GameStore):
+                if self.session is not None:
                     self.session.store.close()
                 self.path.rename(self._free_name("game"))
             fresh.rename(self.path)

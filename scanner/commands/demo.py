@@ -77,7 +77,8 @@ def replay(frames, live, session) -> list[dict]:
 )
 def run_replay(args: argparse.Namespace) -> int:
     from scanner.commands._base import players_arg
-    from scanner.session import MemoryStore, Session
+    from scanner.session import Session
+    from scanner.store import MemoryStore
     from scanner.vision.calibrate import Calibration
     from scanner.vision.camera import open_source
     from scanner.vision.live import LiveBoard

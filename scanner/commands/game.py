@@ -37,7 +37,8 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 @command("game", "Export, import or list game records.", _arguments)
 def run_game(args: argparse.Namespace) -> int:
-    from scanner.session import Session, check_event
+    from scanner.events import check_event
+    from scanner.session import Session
     from scanner.store import GameStore, import_game, remove_store
 
     if args.action == "list":
