@@ -3,7 +3,9 @@
 One function per building, each reading like its paragraph of the rulebook (RULES.md ids in the
 docstrings); each raises `Illegal` or returns the buildings it changes and the dice it pushed out.
 `check` runs them in CONTRACT.md's table order, so when several rules fail the first one in that
-table is the one reported.
+table is the one reported. The five buildings stay in this one module (a little over 400 lines)
+on purpose: a reader looking for a placement rule, the Forum insertion above all, finds every
+building's in one place, in the rulebook's order.
 
 >>> from scanner.rules.state import BoardState
 >>> s = BoardState.from_json({"players": ["grey", "brown", "blue", "green"],
