@@ -8,7 +8,7 @@ placement is inferred from what appeared where.
 >>> before = BoardState.from_json({"players": ["grey", "blue"]})
 >>> after = BoardState.from_json({"players": ["grey", "blue"], "senatus": {"grey": [4, 5]}})
 >>> r = infer(before, after)
->>> r.kind, r.move.building, r.move.dice, r.verdict.legal
+>>> str(r.kind), r.move.building, r.move.dice, r.verdict.legal
 ('placement', 'senatus', (4, 5), True)
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from scanner.rules.placement import Illegal, Move, Verdict, check, dice_text
@@ -50,6 +51,18 @@ def is_empty(state: BoardState) -> bool:
     return not (state.templum or state.senatus or state.castrum or state.forum or state.latrina)
 
 
+class Kind(StrEnum):
+    """What a ruling says happened (see `Ruling`). A `str`, so it is its own JSON and equals
+    the contract's strings ("placement" == Kind.PLACEMENT)."""
+
+    NONE = "none"
+    PLACEMENT = "placement"
+    UNCLEAR = "unclear"
+    CLEARED = "cleared"
+    UNSURE = "unsure"
+    CORRECTION = "correction"
+
+
 @dataclass(frozen=True)
 class Ruling:
     """What the referee makes of a change on the table.
@@ -61,7 +74,7 @@ class Ruling:
     `correction` (the board taken as the players or the camera say it is).
     """
 
-    kind: str
+    kind: Kind
     move: Move | None = None
     verdict: Verdict | None = None
     notes: tuple[str, ...] = ()
@@ -71,18 +84,18 @@ class Ruling:
     def placed(self) -> Move:
         """The move of a ruling that has one: every `placement` and `unsure` ruling does."""
         if self.move is None:
-            raise ValueError(f"a ruling of kind {self.kind!r} names no move")
+            raise ValueError(f"a ruling of kind {self.kind} names no move")
         return self.move
 
     @property
     def judged(self) -> Verdict:
         """The verdict of a ruling that has one: every `placement` ruling does."""
         if self.verdict is None:
-            raise ValueError(f"a ruling of kind {self.kind!r} holds no verdict")
+            raise ValueError(f"a ruling of kind {self.kind} holds no verdict")
         return self.verdict
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "notes": list(self.notes)}
+        out: dict[str, Any] = {"kind": str(self.kind), "notes": list(self.notes)}
         if self.move is not None:
             out["move"] = self.move.to_json()
         if self.verdict is not None:
@@ -113,7 +126,7 @@ def _latrina_placement(before: BoardState, player: str, count: int) -> Ruling:
             player=player,
             count=count,
         )
-        return Ruling("placement", move, no.verdict())
+        return Ruling(Kind.PLACEMENT, move, no.verdict())
     latrina = dict(before.latrina)
     latrina[player] = latrina.get(player, 0) + 1
     supply = dict(before.supply)
@@ -123,7 +136,7 @@ def _latrina_placement(before: BoardState, player: str, count: int) -> Ruling:
             del supply[player]
     after = before.with_(latrina=latrina, supply=supply)
     return Ruling(
-        "placement",
+        Kind.PLACEMENT,
         move,
         Verdict(True, state=after),
         ("the roll was not seen: a Latrina placement is taken as forced",),
@@ -142,7 +155,7 @@ def _forum_explanation(before: BoardState, after: BoardState, player: str) -> Ru
             and verdict.after.forum == after.forum
             and dict(verdict.after.latrina) == dict(after.latrina)
         ):
-            return Ruling("placement", move, verdict)
+            return Ruling(Kind.PLACEMENT, move, verdict)
     return None
 
 
@@ -183,9 +196,9 @@ def vanished_note(removed: Groups, placer: str, building: str) -> str | None:
 def infer(before: BoardState, after: BoardState) -> Ruling:
     """The placement (or other change) that turns `before` into `after` (supply ignored)."""
     if before.players != after.players:
-        return Ruling("unclear", notes=("the players changed",))
+        return Ruling(Kind.UNCLEAR, notes=("the players changed",))
     if is_empty(after) and not is_empty(before):
-        return Ruling("cleared")
+        return Ruling(Kind.CLEARED)
 
     added, removed = differences(before, after)
     latrina_up = {p: after.latrina.get(p, 0) - before.latrina.get(p, 0) for p in after.players}
@@ -202,10 +215,12 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
                     return Ruling(forum.kind, forum.move, forum.verdict, (AMBIGUOUS_LATRINA,))
                 return _latrina_placement(before, *ups[0])
             if latrina_up:
-                return Ruling("unclear", notes=("only the Latrina changed, for several players",))
-            return Ruling("none")
+                return Ruling(
+                    Kind.UNCLEAR, notes=("only the Latrina changed, for several players",)
+                )
+            return Ruling(Kind.NONE)
         return Ruling(
-            "unclear",
+            Kind.UNCLEAR,
             notes=tuple(
                 f"{dice_text(sorted(c.elements()))} of {p} left the {b.capitalize()}"
                 for (b, p), c in vanished.items()
@@ -217,7 +232,7 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
             f"{p} {dice_text(sorted(c.elements()))} in the {b.capitalize()}"
             for (b, p), c in added.items()
         )
-        return Ruling("unclear", notes=(f"several placements at once: {where}",))
+        return Ruling(Kind.UNCLEAR, notes=(f"several placements at once: {where}",))
 
     (((building, player), dice),) = added.items()
     move = Move(player, building, tuple(sorted(dice.elements())))
@@ -226,13 +241,13 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
     # placement taken back while the next player placed must not be judged as still there).
     gone_elsewhere = vanished_note(removed, player, building)
     if gone_elsewhere:
-        return Ruling("unclear", move, verdict, (gone_elsewhere,))
+        return Ruling(Kind.UNCLEAR, move, verdict, (gone_elsewhere,))
     if not verdict.legal:
         if removed:  # an illegal placement pushes nothing out: a die hidden or nudged away
             return Ruling(
-                "unclear", move, verdict, ("Forum dice vanished while a placement was made",)
+                Kind.UNCLEAR, move, verdict, ("Forum dice vanished while a placement was made",)
             )
-        return Ruling("placement", move, verdict)
+        return Ruling(Kind.PLACEMENT, move, verdict)
 
     if building == "forum" and (
         verdict.after.forum != after.forum or dict(verdict.after.latrina) != dict(after.latrina)
@@ -248,7 +263,9 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
     for (_, p), c in removed.items():  # all in the Forum (checked above)
         gone.update({(p, v): n for v, n in c.items()})
     if gone - pushed:
-        return Ruling("unclear", move, verdict, ("Forum dice vanished that were not pushed out",))
+        return Ruling(
+            Kind.UNCLEAR, move, verdict, ("Forum dice vanished that were not pushed out",)
+        )
     if after.forum != expected.forum:
         if gone == pushed:
             notes.append("the Forum dice are not in the order the rules put them")
@@ -256,7 +273,7 @@ def infer(before: BoardState, after: BoardState) -> Ruling:
             notes.append("dice pushed out of the Forum are still on it")
     if dict(after.latrina) != dict(expected.latrina):
         notes.append("the Latrina does not yet hold the dice pushed out of the Forum")
-    return Ruling("placement", move, verdict, tuple(notes))
+    return Ruling(Kind.PLACEMENT, move, verdict, tuple(notes))
 
 
 def rereads(before: BoardState, after: BoardState) -> tuple[BoardState, list[str]]:
@@ -364,7 +381,7 @@ def forum_misread(before: BoardState, seen: BoardState, player: str) -> Ruling |
             )
             state = verdict.after.with_(forum=seen.forum)
             return Ruling(
-                "placement",
+                Kind.PLACEMENT,
                 move,
                 Verdict(True, state=state, pushed_out=verdict.pushed_out),
                 (note,),

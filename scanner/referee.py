@@ -8,7 +8,7 @@ come from `scanner.rules.game`, never from a second copy here.
 >>> ref = Referee(Game(["grey", "blue"], seed=1))
 >>> seen = BoardState.from_json({"players": ["grey", "blue"], "senatus": {"grey": [4, 5]}})
 >>> r = ref.observe(seen)
->>> r.kind, r.move.building, r.verdict.legal, ref.game.current_player
+>>> str(r.kind), r.move.building, r.verdict.legal, ref.game.current_player
 ('placement', 'senatus', True, 'blue')
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 
 from scanner.changes import (
     AMBIGUOUS_LATRINA,
+    Kind,
     Ruling,
     dice_in,
     differences,
@@ -101,7 +102,7 @@ class Referee:
         if self.flagged is not None or self.lost is not None or self.game.current_player is None:
             return True
         seen = self._as_the_game_sees(seen)
-        return infer(self.game.state, seen).kind != "none"
+        return infer(self.game.state, seen).kind != Kind.NONE
 
     def _as_the_game_sees(self, seen: BoardState) -> BoardState:
         if set(seen.players) == set(self.game.state.players):
@@ -121,13 +122,13 @@ class Referee:
             # Between rounds only clearing the buildings means something; dice moved to the
             # Latrina or taken back now are the round's scoring being carried out.
             if is_empty(seen.with_(latrina={})) and not is_empty(game.state):
-                return self._record(Ruling("cleared", round_result=self.end_round()))
+                return self._record(Ruling(Kind.CLEARED, round_result=self.end_round()))
             # The round's last placement (a flag accepted) taken back puts the round back.
             back = self._taken_back(seen.with_(supply=game.state.supply))
             if back is None:
                 return self._record(
                     Ruling(
-                        "none",
+                        Kind.NONE,
                         notes=("the round is over: clear the buildings to start the next one",),
                     )
                 )
@@ -140,7 +141,7 @@ class Referee:
         game = self.game
         self.held.forget_moved(seen)
         seen = self._as_the_game_sees(seen)
-        if self.flagged is not None and infer(game.state, seen).kind == "none":
+        if self.flagged is not None and infer(game.state, seen).kind == Kind.NONE:
             self.flagged = None
             notes.append("the flagged placement was taken back")
         kept = self._play_went_on(seen)
@@ -148,20 +149,20 @@ class Referee:
             notes.append(kept)
         guess, self.guess = self.guess, None
         ruling = infer(game.state, seen)
-        if ruling.kind == "unclear":
+        if ruling.kind == Kind.UNCLEAR:
             ruling = self._after_rereads(seen) or ruling
-        elif ruling.kind == "placement" and not self._clean(ruling):
+        elif ruling.kind == Kind.PLACEMENT and not self._clean(ruling):
             # A placement that leaves the Forum out of order may be a die read anew instead.
             ruling = self._after_rereads(seen, only_clean=True) or ruling
-        grown = ruling.kind == "placement" and ruling.placed.player != game.current_player
+        grown = ruling.kind == Kind.PLACEMENT and ruling.placed.player != game.current_player
         # (An empty board is also what taking back the round's first placement leaves.)
-        if ruling.kind in ("unclear", "cleared") or grown:
+        if ruling.kind in (Kind.UNCLEAR, Kind.CLEARED) or grown:
             back = self._taken_back(seen, grown)
             if back:
                 notes.append(back)
                 ruling = infer(game.state, seen)
         current = self.game.current_player
-        if ruling.kind == "unclear" and current is not None:  # a round over has no turn
+        if ruling.kind == Kind.UNCLEAR and current is not None:  # a round over has no turn
             ruling = (
                 forum_misread(self.game.state, seen, current) or self._in_turn_order(seen) or ruling
             )
@@ -174,7 +175,7 @@ class Referee:
             alt = infer(board, seen.with_(supply=board.supply))
             pos = snapshot["turn"][1]
             who = board.players[pos] if pos < len(board.players) else None
-            if alt.kind == "placement" and alt.placed.player == who and not alt.notes:
+            if alt.kind == Kind.PLACEMENT and alt.placed.player == who and not alt.notes:
                 self.game.restore(snapshot, why)
                 del self.history[depth:]
                 notes.append(why)
@@ -187,26 +188,26 @@ class Referee:
                 (*notes, *ruling.notes),
                 ruling.round_result,
             )
-        if ruling.kind == "placement" and not ruling.judged.legal:
+        if ruling.kind == Kind.PLACEMENT and not ruling.judged.legal:
             doubt = _doubtful(ruling.placed, unsure)
             if doubt is not None:
                 ruling = Ruling(
-                    "unsure",
+                    Kind.UNSURE,
                     ruling.move,
                     None,
                     (f"{doubt}? The camera is not sure of this die: check it", *ruling.notes),
                 )
-        if ruling.kind in ("unclear", "unsure"):
+        if ruling.kind in (Kind.UNCLEAR, Kind.UNSURE):
             self.lost = seen
             return self._record(ruling)
         self.lost = None
-        if ruling.kind == "placement" and not ruling.judged.legal:
+        if ruling.kind == Kind.PLACEMENT and not ruling.judged.legal:
             self.flagged = (ruling.placed, seen)
-        if ruling.kind == "placement" and ruling.judged.legal:
+        if ruling.kind == Kind.PLACEMENT and ruling.judged.legal:
             no = game.out_of_turn(ruling.placed.player)
             if no is not None:
                 self.flagged = (ruling.placed, seen)
-                return self._record(Ruling("placement", ruling.move, no.verdict(), ruling.notes))
+                return self._record(Ruling(Kind.PLACEMENT, ruling.move, no.verdict(), ruling.notes))
             if ruling.placed.building == "latrina":  # only the count was seen: a guess too
                 self.guess = (
                     game.snapshot(),
@@ -224,9 +225,11 @@ class Referee:
                     ruling.notes,
                     round_result=score_round(game.state),
                 )
-        elif ruling.kind == "cleared":
+        elif ruling.kind == Kind.CLEARED:
             self.lost = seen
-            ruling = Ruling("unclear", notes=("the buildings were cleared before the round ended",))
+            ruling = Ruling(
+                Kind.UNCLEAR, notes=("the buildings were cleared before the round ended",)
+            )
         return self._record(ruling)
 
     def take_as_seen(self, seen: BoardState) -> Ruling:
@@ -234,13 +237,13 @@ class Referee:
         Placements in turn order when that explains it, else a correction (turn kept)."""
         seen = self._as_the_game_sees(seen)
         ruling = infer(self.game.state, seen)
-        if ruling.kind != "placement" or ruling.placed.player != self.game.current_player:
+        if ruling.kind != Kind.PLACEMENT or ruling.placed.player != self.game.current_player:
             ruling = self._in_turn_order(seen, pushes=True) or ruling
-        move = ruling.move if ruling.kind == "placement" else None
+        move = ruling.move if ruling.kind == Kind.PLACEMENT else None
         if self._keep_or_correct(move, seen, "taken as the camera sees it") is not None:
-            out = Ruling("placement", move, Verdict(True, state=self.game.state), ruling.notes)
+            out = Ruling(Kind.PLACEMENT, move, Verdict(True, state=self.game.state), ruling.notes)
         else:
-            out = Ruling("correction", notes=("the board was taken as the camera sees it",))
+            out = Ruling(Kind.CORRECTION, notes=("the board was taken as the camera sees it",))
         self.flagged = self.lost = None
         return self._record(out)
 
@@ -263,7 +266,7 @@ class Referee:
     def _clean(self, ruling: Ruling) -> bool:
         """A legal placement of the player whose turn it is that explains the board exactly."""
         return (
-            ruling.kind == "placement"
+            ruling.kind == Kind.PLACEMENT
             and ruling.judged.legal
             and not ruling.notes
             and ruling.placed.player == self.game.current_player
@@ -277,16 +280,16 @@ class Referee:
         die of it hidden or nudged out when it first settled). Somebody else's dice seen from
         further back are never reason enough: a hand over a building looks like that. Returns
         a note, or None."""
-        if not self.history or infer(self.game.state, seen).kind == "none":
+        if not self.history or infer(self.game.state, seen).kind == Kind.NONE:
             return None  # the accepted board is what is seen: nothing was taken back
         last, before, snapshot = self.history[-1]
         # Dice accepted before it may read differently now (a misread put right).
         fixed, misread = rereads(before, seen)
         again = infer(fixed, seen.with_(supply=before.supply))
-        same_player = again.kind == "placement" and again.placed.player == last.player
+        same_player = again.kind == Kind.PLACEMENT and again.placed.player == last.player
         if grown and not (same_player and again.placed.building == last.building):
             return None  # legal or not: the whole placement is judged again
-        if not grown and not (again.kind == "none" or (same_player and again.judged.legal)):
+        if not grown and not (again.kind == Kind.NONE or (same_player and again.judged.legal)):
             return None
         self.game.restore(snapshot, "a placement read again" if grown else "taken back")
         self.history.pop()
@@ -335,7 +338,7 @@ class Referee:
         note = "several placements at once, taken in turn order: " + ", ".join(
             f"{m.player}'s {dice_text(m.dice)} in the {m.building.capitalize()}" for m, _ in moves
         )
-        return Ruling("placement", move, verdict, (note,))
+        return Ruling(Kind.PLACEMENT, move, verdict, (note,))
 
     def _after_rereads(self, seen: BoardState, only_clean: bool = False) -> Ruling | None:
         """When dice already accepted now read differently (same player, same building, as
@@ -349,9 +352,9 @@ class Referee:
         again = infer(fixed, seen)
         if again.kind not in ("placement", "none"):
             return None
-        if only_clean and not (again.kind == "none" or self._clean(again)):
+        if only_clean and not (again.kind == Kind.NONE or self._clean(again)):
             return None
-        if again.kind == "none":  # remembered until the next board: see `_judge`
+        if again.kind == Kind.NONE:  # remembered until the next board: see `_judge`
             self.guess = (
                 self.game.snapshot(),
                 self.game.state,
@@ -369,11 +372,11 @@ class Referee:
             return None
         move, shown = self.flagged
         game = self.game
-        if infer(game.state, seen).kind == "none":
+        if infer(game.state, seen).kind == Kind.NONE:
             self.flagged = None  # taken back
             return None
         onward = infer(shown.with_(supply=game.state.supply), seen)
-        if onward.kind != "placement" or move.player != game.current_player:
+        if onward.kind != Kind.PLACEMENT or move.player != game.current_player:
             return None
         self.keep(move, shown)
         self.flagged = None

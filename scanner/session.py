@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scanner.changes import Kind, Ruling
 from scanner.errors import InputError
 from scanner.events import effective, short_text
 from scanner.inputs import parse_seating
 from scanner.record import KINDS, TileRecord
-from scanner.referee import Referee, Ruling
+from scanner.referee import Referee
 from scanner.rules.game import Game
 from scanner.rules.io import NO_ROLL, parse_move, parse_unsure
 from scanner.rules.placement import place_anyway
@@ -105,11 +106,11 @@ class Session:
             move, roll = parse_move(e["move"], e.get("roll", NO_ROLL), self.game.state.players)
             no = self.game.out_of_turn(move.player)
             if no is not None:
-                return Ruling("placement", move, no.verdict()).to_json()
+                return Ruling(Kind.PLACEMENT, move, no.verdict()).to_json()
             if "roll" in e:
                 self.game.roll(roll)
             verdict = self.referee.place(move)
-            ruling = Ruling("placement", move, verdict).to_json()
+            ruling = Ruling(Kind.PLACEMENT, move, verdict).to_json()
             if not verdict.legal:
                 self.flag = {**ruling, "state": place_anyway(self.game.state, move).to_json()}
             return ruling
@@ -134,7 +135,7 @@ class Session:
         if kind == "next-round":
             if self.game.current_player is not None or self.game.over:
                 raise InputError("session.round-not-over", "the round is still being played")
-            return Ruling("cleared", round_result=self.referee.end_round()).to_json()
+            return Ruling(Kind.CLEARED, round_result=self.referee.end_round()).to_json()
         if kind == "pick":
             # Not checked against the pick order again here: a record written before the
             # order was checked still opens with every pick it holds.
