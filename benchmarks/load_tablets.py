@@ -26,7 +26,6 @@ def start_server(threads: int = 32) -> tuple[str, int]:
     import waitress
 
     from webui import create_app
-    from webui.table import start
 
     # Every simulated tablet connects from 127.0.0.1: the per-client stream cap (meant for one
     # browser) is lifted, the server-wide one is as `alea serve --threads` sets it.
@@ -36,9 +35,10 @@ def start_server(threads: int = 32) -> tuple[str, int]:
             "GAME_PIN": PIN,
             "MAX_STREAMS": threads - 8,
             "MAX_STREAMS_PER_CLIENT": threads,
+            "TABLE": True,
         }
     )
-    loop = start(app, None)
+    loop = app.extensions["alea.table"]
     # The demo camera keeps streaming but does not play: the benchmark's own moves are the
     # only state changes, so each one can be counted at every tablet.
     loop.on_settled = lambda state, unsure: None

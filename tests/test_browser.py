@@ -339,10 +339,10 @@ MODEL = Path(__file__).resolve().parents[1] / "models" / "dice.onnx"
 def demo_server(tmp_path_factory):
     """`alea serve` as a new user first runs it: no camera, the demo game."""
     from webui import create_app
-    from webui.table import start
 
-    app = create_app({"DATA_DIR": str(tmp_path_factory.mktemp("demo")), "GAME_PIN": "1357"})
-    loop = start(app, None)
+    data = str(tmp_path_factory.mktemp("demo"))
+    app = create_app({"DATA_DIR": data, "GAME_PIN": "1357", "TABLE": True})
+    loop = app.extensions["alea.table"]
     with serving(app) as url:
         yield url
     loop.stop.set()

@@ -125,14 +125,19 @@ def wait_for(predicate, timeout=240.0):
     return False
 
 
+def demo_app(data, feed, detect):
+    """The app `alea serve` builds on the demo, with a small feed, a perfect detector and no
+    frame rate to wait for."""
+    config = {"DATA_DIR": str(data), "GAME_PIN": "1357", "TABLE": True}
+    return create_app({**config, "TABLE_FEED": feed, "TABLE_DETECT": detect, "TABLE_FPS": 1000})
+
+
 def test_the_demo_plays_on_past_its_first_pass_and_keeps_every_game(tmp_path):
     """Defect: at the end of the feed's first pass the loop died ("expected a list, got
     function") and the game's database was closed, so every later change answered 500."""
-    from webui.table import start
-
-    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
     feed, detect = demo_feed_and_oracle()
-    loop = start(app, None, feed=feed, detect=detect, fps=1000)
+    app = demo_app(tmp_path, feed, detect)
+    loop = app.extensions["alea.table"]
     try:
         games = tmp_path / "demo" / "games"
         assert wait_for(lambda: (games / "game-2.alea").exists()), loop.status()
@@ -154,11 +159,9 @@ def test_the_demo_plays_on_past_its_first_pass_and_keeps_every_game(tmp_path):
 
 
 def test_a_restart_resumes_the_demo_game_where_the_feed_shows_its_board(tmp_path):
-    from webui.table import start
-
-    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
     feed, detect = demo_feed_and_oracle()
-    loop = start(app, None, feed=feed, detect=detect, fps=1000)
+    app = demo_app(tmp_path, feed, detect)
+    loop = app.extensions["alea.table"]
     hub = app.extensions["alea.hub"]
     try:
         assert wait_for(lambda: hub.session.game.turn_no >= 2 or feed.loops)
@@ -169,9 +172,9 @@ def test_a_restart_resumes_the_demo_game_where_the_feed_shows_its_board(tmp_path
     before = hub.session.game.state.to_json()
     kept = len(hub.session.store.events())
 
-    app2 = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
     feed2, detect2 = demo_feed_and_oracle()
-    loop2 = start(app2, None, feed=feed2, detect=detect2, fps=1000)
+    app2 = demo_app(tmp_path, feed2, detect2)
+    loop2 = app2.extensions["alea.table"]
     loop2.stop.set()
     loop2.join(10)
     hub2 = app2.extensions["alea.hub"]
@@ -182,11 +185,9 @@ def test_a_restart_resumes_the_demo_game_where_the_feed_shows_its_board(tmp_path
 
 
 def test_a_game_started_by_hand_beside_the_demo_is_not_fed_its_readings(tmp_path):
-    from webui.table import start
-
-    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
     feed, detect = demo_feed_and_oracle()
-    loop = start(app, None, feed=feed, detect=detect, fps=1000)
+    app = demo_app(tmp_path, feed, detect)
+    loop = app.extensions["alea.table"]
     client = app.test_client()
     try:
         res = client.post(
@@ -203,10 +204,18 @@ def test_a_game_started_by_hand_beside_the_demo_is_not_fed_its_readings(tmp_path
 
 
 def test_a_missing_camera_is_reported_and_tried_again_not_fatal(tmp_path):
-    from webui.table import start
+    from scanner.vision.dice import Dice
 
-    app = create_app({"DATA_DIR": str(tmp_path), "GAME_PIN": "1357"})
-    loop = start(app, str(tmp_path / "no-such-camera"), detect=lambda board: [])
+    app = create_app(
+        {
+            "DATA_DIR": str(tmp_path),
+            "GAME_PIN": "1357",
+            "TABLE": True,
+            "CAMERA": str(tmp_path / "no-such-camera"),
+            "TABLE_DETECT": lambda board: Dice.empty(),
+        }
+    )
+    loop = app.extensions["alea.table"]
     try:
         assert wait_for(lambda: "trying again" in loop.status()["reason"], 10)
         time.sleep(1.5)

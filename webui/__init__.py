@@ -18,8 +18,11 @@ MAX_UPLOAD_BYTES = 20 << 20
 
 
 def create_app(config: dict | None = None) -> Flask:
-    """Build the app. `config` may set DATA_DIR (the game data folder), GAME_PIN,
-    MAX_STREAMS and ALLOWED_HOSTS (Host names answered besides this machine's own; "*": any)."""
+    """Build the whole app. `config` may set DATA_DIR (the game data folder), GAME_PIN,
+    MAX_STREAMS, ALLOWED_HOSTS (Host names answered besides this machine's own; "*": any) and
+    TABLE: True runs the camera loop, on CAMERA (a webcam index, video or folder) or, with no
+    CAMERA, on the demo game, whose games live in the data folder's demo/ (`webui.table`).
+    Tests may pass TABLE_FEED (a demo feed), TABLE_DETECT (a detector) and TABLE_FPS."""
     app = Flask(__name__, instance_relative_config=False)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_UPLOAD_BYTES,
@@ -28,6 +31,8 @@ def create_app(config: dict | None = None) -> Flask:
         MAX_STREAMS=24,
         MAX_STREAMS_PER_CLIENT=6,  # a browser opens at most 6 connections to one host
         ALLOWED_HOSTS=(),
+        TABLE=False,
+        CAMERA=None,
     )
     app.config.update(config or {})
     if isinstance(app.json, DefaultJSONProvider):  # Flask's own, which every app starts with
@@ -45,7 +50,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     if "GAME_PIN" not in app.config:
         app.config["GAME_PIN"] = game_pin(app.config["DATA_DIR"])
-    app.extensions["alea.hub"] = GameHub(app.config["DATA_DIR"])
+    demo = app.config["TABLE"] and app.config["CAMERA"] is None
+    data = Path(app.config["DATA_DIR"])
+    app.extensions["alea.hub"] = GameHub(str(data / "demo" if demo else data))
     app.extensions["alea.pin"] = PinGuard()
     app.extensions["alea.streams"] = StreamGate(
         app.config["MAX_STREAMS"], app.config["MAX_STREAMS_PER_CLIENT"]
@@ -56,4 +63,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages)
     app.register_blueprint(calibration)
     app.register_error_handler(HTTPException, http_error)
+    if app.config["TABLE"]:
+        from webui.table import start
+
+        start(app)
     return app

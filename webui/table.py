@@ -216,15 +216,15 @@ class TableLoop(threading.Thread):
         return self.frame_no
 
 
-def start(
-    app, camera: str | None, *, feed=None, detect=None, fps: float | None = None
-) -> TableLoop:
-    """Start the camera loop for `app`: `camera` is a webcam index, video or folder; None plays
-    the demo game. Demo games live in the data folder's demo/, roll over at every pass of the
-    feed and are kept like any other; a game started by hand there is never fed demo readings.
-    Tests pass a smaller demo `feed`, their own `detect` and a faster `fps`."""
-    from webui.live import GameHub
-
+def start(app) -> TableLoop:
+    """Start the camera loop of `app` (the factory does, with TABLE set): on the config's
+    CAMERA, a webcam index, video or folder, or with none on the demo game. Demo games roll
+    over at every pass of the feed and are kept like any other; a game started by hand beside
+    them is never fed demo readings. TABLE_FEED, TABLE_DETECT and TABLE_FPS: see create_app."""
+    camera = app.config.get("CAMERA")
+    feed, detect = app.config.get("TABLE_FEED"), app.config.get("TABLE_DETECT")
+    fps = app.config.get("TABLE_FPS")
+    hub = app.extensions["alea.hub"]
     layout = load_layout(app)
     if detect is None:
         try:
@@ -236,12 +236,9 @@ def start(
             detect = _no_detector
 
     if camera is None:
-        hub = GameHub(f"{app.config['DATA_DIR']}/demo")
-        app.extensions["alea.hub"] = hub
         frames, demo_fps, restarts, on_restart, feeds = _demo(hub, feed)
         fps = fps or demo_fps
     else:
-        hub = app.extensions["alea.hub"]
         frames, restarts, on_restart = _camera_frames(camera), None, None
         fps = fps or 10.0
 

@@ -85,14 +85,11 @@ def run_serve(args: argparse.Namespace) -> int:
         {
             "DATA_DIR": str(data.resolve()),
             "CAMERA": args.camera,
+            "TABLE": not args.no_camera,
             "MAX_STREAMS": args.threads - 8,  # the rest answer pages and the game API
             "ALLOWED_HOSTS": tuple(args.allow_host),
         }
     )
-    if not args.no_camera:
-        from webui.table import start
-
-        start(app, args.camera)
     try:  # bound before anything is printed: the address printed is one that answers
         server = waitress.create_server(
             app,
