@@ -14,8 +14,9 @@ import json
 import time
 
 from scanner.rules.game import play_random_game
+from scanner.rules.move import Move
 from scanner.rules.moves import candidates
-from scanner.rules.placement import Move, check
+from scanner.rules.placement import check
 
 
 def check_workload(players: int, games: int = 5) -> list:

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from scanner.rules.placement import Illegal, Move, Verdict, check, dice_text
+from scanner.rules.move import Move, dice_text
+from scanner.rules.placement import Illegal, Verdict, check
 from scanner.rules.round import RoundResult
 from scanner.rules.state import BoardState
 

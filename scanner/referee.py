@@ -31,7 +31,8 @@ from scanner.changes import (
 )
 from scanner.corrections import Corrections
 from scanner.rules.game import Game, Snapshot
-from scanner.rules.placement import Move, Verdict, dice_text, place_anyway
+from scanner.rules.move import Move, dice_text
+from scanner.rules.placement import Verdict, place_anyway
 from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
 

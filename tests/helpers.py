@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from scanner.rules.placement import Move, check
+from scanner.rules.move import Move
+from scanner.rules.placement import check
 from scanner.rules.state import BoardState
 
 FOUR = ["grey", "brown", "blue", "green"]

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scanner.rules import components
-from scanner.rules.moves import legal_moves
+from scanner.rules.placement import legal_moves
 from scanner.rules.state import BoardState
 from tests.cli import serve
 

@@ -546,7 +546,8 @@ def test_every_rule_has_its_sentence_in_english_and_german(server, page):
 
 def illegal_examples() -> list[dict]:
     """One flag of every rule the placement rules give, as the referee sends it."""
-    from scanner.rules.placement import Move, check
+    from scanner.rules.move import Move
+    from scanner.rules.placement import check
     from scanner.rules.state import BoardState
 
     four = ["grey", "brown", "blue", "green"]

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from scanner.rules import components
 from scanner.rules.game import Game, play_random_game
-from scanner.rules.moves import legal_moves
-from scanner.rules.placement import Move, is_legal
+from scanner.rules.move import Move
+from scanner.rules.placement import is_legal, legal_moves
 from scanner.rules.state import BoardState
 
 

@@ -73,6 +73,48 @@ def test_no_layer_imports_a_higher_one_and_the_rules_are_pure():
     assert violations(imports()) == []
 
 
+def cycles(found: list[tuple[str, str, int]]) -> list[list[str]]:
+    """Groups of modules that import each other, directly or round a loop (Tarjan)."""
+    graph: dict[str, set[str]] = {}
+    for src, dst, _ in found:
+        graph.setdefault(src, set()).add(dst)
+    graph = {m: {d for d in ds if d in graph and d != m} for m, ds in graph.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_modules_import_each_other():
+    """Not even from inside a function: a loop means two modules are one, split wrongly."""
+    assert cycles(imports()) == []
+    assert cycles([("a", "b", 1), ("b", "c", 2), ("c", "a", 3), ("c", "d", 4)]) == [["a", "b", "c"]]
+
+
 def test_every_module_has_a_layer():
     """A new module outside every layer would escape the check."""
     modules = {src for src, _, _ in imports()}

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from scanner.rules.placement import RULE_IDS, Move, check
+from scanner.rules.move import Move
+from scanner.rules.placement import RULE_IDS, check
 from scanner.rules.state import BoardState
 from tests.helpers import FOUR, forum, state, verdict
 

@@ -68,7 +68,7 @@ def test_no_camera_and_a_camera_exclude_each_other(tmp_path):
 
 def test_a_huge_upload_is_refused_without_being_stored(tmp_path):
     """#20: waitress spooled up to 1 GB of a body to disk before the app could say no."""
-    from webui import MAX_UPLOAD_BYTES
+    from webui.guard import MAX_UPLOAD_BYTES
 
     port = free_port()
     proc, url = serve(tmp_path, port, "--no-camera")

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from tests.test_final_cli import CONTRACT_EXAMPLE
-from webui import MAX_BODY_BYTES
+from webui.guard import MAX_BODY_BYTES
 
 PLAYERS = ["grey", "brown", "blue", "green"]
 

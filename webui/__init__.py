@@ -11,10 +11,7 @@ from pathlib import Path
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-# JSON bodies are small (a final inventory is a few kB); anything bigger is refused early.
-# Photos for /api/scan may be larger, up to MAX_UPLOAD_BYTES.
-MAX_BODY_BYTES = 1 << 20
-MAX_UPLOAD_BYTES = 20 << 20
+from webui.guard import MAX_UPLOAD_BYTES
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -40,9 +37,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     from werkzeug.exceptions import HTTPException
 
-    from webui import guard
     from webui.api import api, http_error
     from webui.calibration import calibration
+    from webui.guard import install as install_guards
     from webui.live import GameHub, live
     from webui.pages import pages
     from webui.pin import PinGuard, game_pin
@@ -57,7 +54,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["alea.streams"] = StreamGate(
         app.config["MAX_STREAMS"], app.config["MAX_STREAMS_PER_CLIENT"]
     )
-    guard.install(app)
+    install_guards(app)
     app.register_blueprint(api)
     app.register_blueprint(live)
     app.register_blueprint(pages)

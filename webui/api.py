@@ -17,7 +17,7 @@ api = Blueprint("api", __name__, url_prefix="/api")
 
 
 def _body() -> object:
-    from webui import MAX_BODY_BYTES
+    from webui.guard import MAX_BODY_BYTES
 
     if (request.content_length or 0) > MAX_BODY_BYTES:
         raise RequestEntityTooLarge(f"JSON bodies are limited to {MAX_BODY_BYTES} bytes")

@@ -24,6 +24,10 @@ from flask import Flask, Response, jsonify, request
 
 from scanner.errors import InputError
 
+# JSON bodies are small (a final inventory is a few kB); anything bigger is refused early.
+# Photos for /api/scan may be larger, up to MAX_UPLOAD_BYTES.
+MAX_BODY_BYTES = 1 << 20
+MAX_UPLOAD_BYTES = 20 << 20
 JSON_TYPES = ("application/json",)
 IMAGE_ROUTES = ("/api/scan",)
 REFRESH_S = 10.0  # an address the machine gained (DHCP, a new network) is found this soon

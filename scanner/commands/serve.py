@@ -64,7 +64,8 @@ def terminal_qr(text: str, colour: bool = True) -> str:
 def run_serve(args: argparse.Namespace) -> int:
     import waitress
 
-    from webui import MAX_UPLOAD_BYTES, create_app
+    from webui import create_app
+    from webui.guard import MAX_UPLOAD_BYTES
 
     if not 1 <= args.port <= 65535:
         raise InputError("value.range", f"port {args.port} is not 1–65535", "--port")

@@ -26,7 +26,8 @@ from scanner.rules.components import (
     ProvinceTile,
     SenateCardJSON,
 )
-from scanner.rules.placement import Illegal, Move, Verdict, check
+from scanner.rules.move import Move
+from scanner.rules.placement import Illegal, Verdict, check
 from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
 
@@ -379,7 +380,7 @@ def play_random_game(
     """Play a whole game with random legal moves (the simulator behind `alea simulate`);
     `after_each(game)` is called after every placement and every scoring (tests check
     invariants there)."""
-    from scanner.rules.moves import legal_moves
+    from scanner.rules.placement import legal_moves
 
     rng = random.Random(seed)
     game = Game(components.PLAYER_COLORS[:players], seed=rng.random(), chooser=chooser)

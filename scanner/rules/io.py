@@ -16,7 +16,7 @@ from scanner.inputs.fields import (
     expect_record,
 )
 from scanner.rules.components import BUILDINGS, DICE_PER_PLAYER
-from scanner.rules.placement import Move
+from scanner.rules.move import Move
 from scanner.rules.state import BoardState
 
 NO_ROLL: Any = object()  # a move entered without its roll (a camera does not see rolls)

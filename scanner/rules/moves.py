@@ -1,11 +1,10 @@
-"""Every legal placement from a roll, python-chess style: a generator of moves.
-
-Candidates are built per building from the roll's multiset (each distinct choice of dice values
-once) and kept when `placement.check` says legal, so there is exactly one copy of each rule.
+"""The placements worth judging from a roll: per building, each distinct choice of dice values
+of the right shape, once. Which of them are legal is `placement.check`'s to say
+(`placement.legal_moves` keeps those), so there is exactly one copy of each rule.
 
 >>> from scanner.rules.state import BoardState
 >>> s = BoardState.from_json({"players": ["grey", "blue"]})
->>> sorted({m.building for m in legal_moves(s, "grey", (2, 3))})
+>>> sorted({m.building for m in candidates(s, "grey", (2, 3))})
 ['castrum', 'forum', 'senatus']
 """
 
@@ -15,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
 
-from scanner.rules.placement import Move, check
+from scanner.rules.move import Move
 from scanner.rules.state import BoardState
 
 
@@ -58,17 +57,3 @@ def senate_candidates(player: str, own: tuple[int, ...], values: set[int]) -> It
             if not dice or any(v not in values for v in dice):
                 continue
             yield Move(player, "senatus", dice)
-
-
-def legal_moves(
-    state: BoardState, player: str, roll: tuple[int, ...], include_latrina: bool = True
-) -> Iterator[Move]:
-    """Yield each legal move of `player` with this `roll`; the Latrina only when forced."""
-    found = False
-    for move in candidates(state, player, roll):
-        if check(state, move, roll).legal:
-            found = True
-            yield move
-    if include_latrina and not found and roll:
-        for v in sorted(set(roll)):
-            yield Move(player, "latrina", (v,))

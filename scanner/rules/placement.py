@@ -19,10 +19,12 @@ building's in one place, in the rulebook's order.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from scanner.rules.components import BUILDINGS
+from scanner.rules.move import Move, dice_text
+from scanner.rules.moves import candidates
 from scanner.rules.state import BoardState, CastrumSet, ForumDie
 
 RULE_IDS = (
@@ -41,23 +43,6 @@ RULE_IDS = (
     "latrina.one-die",
     "latrina.not-forced",
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """A player places `dice` (values, sorted) in one `building`."""
-
-    player: str
-    building: str
-    dice: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        if self.building not in BUILDINGS:
-            raise ValueError(f"unknown building {self.building!r}")
-        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "building": self.building, "dice": list(self.dice)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +85,6 @@ class Illegal(Exception):
 
     def verdict(self) -> Verdict:
         return Verdict(False, self.rule, self.reason, params=self.params)
-
-
-def dice_text(dice: tuple[int, ...] | list[int]) -> str:
-    """'a 5', 'a 3 and a 6', '2, 3 and 4' — dice as a player would say them."""
-    if len(dice) == 1:
-        return f"a {dice[0]}"
-    if len(dice) == 2:
-        return f"a {dice[0]} and a {dice[1]}"
-    return ", ".join(map(str, dice[:-1])) + f" and {dice[-1]}"
 
 
 def check(state: BoardState, move: Move, roll: tuple[int, ...] | None = None) -> Verdict:
@@ -158,6 +134,21 @@ def is_legal(state: BoardState, move: Move, roll: tuple[int, ...] | None = None)
 # What a building's rule returns for a legal placement: the buildings it changes (BoardState
 # field names, for `BoardState.with_`) and the Forum dice it pushed out.
 Placed = tuple[dict[str, object], tuple[ForumDie, ...]]
+
+
+def legal_moves(
+    state: BoardState, player: str, roll: tuple[int, ...], include_latrina: bool = True
+) -> Iterator[Move]:
+    """Yield each legal move of `player` with this `roll`, python-chess style: every candidate
+    of the roll (`moves.candidates`) that `check` allows; the Latrina only when forced."""
+    found = False
+    for move in candidates(state, player, roll):
+        if check(state, move, roll).legal:
+            found = True
+            yield move
+    if include_latrina and not found and roll:
+        for v in sorted(set(roll)):
+            yield Move(player, "latrina", (v,))
 
 
 # ------------------------------------------------------------------------------ Templum
@@ -361,8 +352,6 @@ def place_latrina(
             player=player,
             count=len(dice),
         )
-    from scanner.rules.moves import legal_moves  # moves builds on this module
-
     elsewhere = next(legal_moves(state, player, roll, include_latrina=False), None)
     if elsewhere is not None:
         raise Illegal(

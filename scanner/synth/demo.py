@@ -20,8 +20,9 @@ import numpy as np
 
 from scanner.rules import components
 from scanner.rules.game import Game
-from scanner.rules.moves import candidates, legal_moves
-from scanner.rules.placement import Move, check, place_anyway
+from scanner.rules.move import Move
+from scanner.rules.moves import candidates
+from scanner.rules.placement import check, legal_moves, place_anyway
 from scanner.rules.state import BoardState
 from scanner.synth.arrange import TooManyDice, lay_out
 from scanner.synth.table import Camera, TableFrame, random_camera, render_table
