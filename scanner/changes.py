@@ -20,7 +20,7 @@ from enum import StrEnum
 from typing import Any
 
 from scanner.rules.move import Move, dice_text
-from scanner.rules.placement import Illegal, Verdict, check
+from scanner.rules.placement import Illegal, Verdict, as_laid, check
 from scanner.rules.round import RoundResult
 from scanner.rules.state import BoardState
 
@@ -130,16 +130,10 @@ def _latrina_placement(before: BoardState, player: str, count: int) -> Ruling:
         return Ruling(Kind.PLACEMENT, move, no.verdict())
     latrina = dict(before.latrina)
     latrina[player] = latrina.get(player, 0) + 1
-    supply = dict(before.supply)
-    if supply.get(player):
-        supply[player] -= 1
-        if not supply[player]:
-            del supply[player]
-    after = before.with_(latrina=latrina, supply=supply)
     return Ruling(
         Kind.PLACEMENT,
         move,
-        Verdict(True, state=after),
+        as_laid(before, move, before.with_(latrina=latrina)),
         ("the roll was not seen: a Latrina placement is taken as forced",),
     )
 
@@ -380,11 +374,8 @@ def forum_misread(before: BoardState, seen: BoardState, player: str) -> Ruling |
                 f"{want[i].player}'s Forum die in column {i + 1} reads "
                 f"{seen.forum[i].value} where it should be a {want[i].value}: taken as a misread"
             )
-            state = verdict.after.with_(forum=seen.forum)
+            shown = verdict.after.with_(forum=seen.forum)
             return Ruling(
-                Kind.PLACEMENT,
-                move,
-                Verdict(True, state=state, pushed_out=verdict.pushed_out),
-                (note,),
+                Kind.PLACEMENT, move, as_laid(before, move, shown, verdict.pushed_out), (note,)
             )
     return None

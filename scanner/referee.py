@@ -32,7 +32,7 @@ from scanner.changes import (
 from scanner.corrections import Corrections
 from scanner.rules.game import Game, Snapshot
 from scanner.rules.move import Move, dice_text
-from scanner.rules.placement import Verdict, place_anyway
+from scanner.rules.placement import Verdict, as_laid, place_anyway
 from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
 
@@ -77,14 +77,10 @@ class Referee:
             self.history.append((move, before, snapshot))
         return verdict
 
-    def keep(self, move: Move, shown: BoardState) -> None:
+    def keep(self, move: Move, shown: BoardState) -> Verdict:
         """The players keep `move` as it lies in `shown` (a flag overruled, or left on the
         table while play went on): placed, its dice taken from the placer's supply."""
-        supply = dict(self.game.state.supply)
-        left = supply.pop(move.player, 0) - len(move.dice)
-        if left > 0:
-            supply[move.player] = left
-        self.place(move, Verdict(True, state=shown.with_(supply=supply)))
+        return self.place(move, as_laid(self.game.state, move, shown))
 
     def correct(self, state: BoardState, why: str) -> None:
         """The players say what the board is; what they changed holds against the camera."""
@@ -241,8 +237,9 @@ class Referee:
         if ruling.kind != Kind.PLACEMENT or ruling.placed.player != self.game.current_player:
             ruling = self._in_turn_order(seen, pushes=True) or ruling
         move = ruling.move if ruling.kind == Kind.PLACEMENT else None
-        if self._keep_or_correct(move, seen, "taken as the camera sees it") is not None:
-            out = Ruling(Kind.PLACEMENT, move, Verdict(True, state=self.game.state), ruling.notes)
+        kept = self._keep_or_correct(move, seen, "taken as the camera sees it")
+        if kept is not None:
+            out = Ruling(Kind.PLACEMENT, move, kept, ruling.notes)
         else:
             out = Ruling(Kind.CORRECTION, notes=("the board was taken as the camera sees it",))
         self.flagged = self.lost = None
@@ -253,14 +250,14 @@ class Referee:
         is the current player's (the turn passes), else a correction (turn kept, None)."""
         self.flagged = None  # overruled: no longer a flag to take back or keep
         ruling = infer(self.game.state, seen.with_(supply=self.game.state.supply))
-        return self._keep_or_correct(ruling.move, seen, "accepted by the players")
+        kept = self._keep_or_correct(ruling.move, seen, "accepted by the players")
+        return ruling.move if kept is not None else None
 
-    def _keep_or_correct(self, move: Move | None, seen: BoardState, why: str) -> Move | None:
+    def _keep_or_correct(self, move: Move | None, seen: BoardState, why: str) -> Verdict | None:
         """Keep `move` as it lies in `seen` when it is the current player's; else take `seen`
-        as a correction. Returns the move kept, or None."""
+        as a correction. Returns the kept placement's verdict, or None."""
         if move is not None and move.player == self.game.current_player:
-            self.keep(move, seen)
-            return move
+            return self.keep(move, seen)
         self.correct(seen, why)
         return None
 

@@ -117,3 +117,14 @@ def test_state_must_be_an_object_and_have_players():
         with pytest.raises(InputError) as err:
             BoardState.from_json(data)
         assert err.value.code == code and err.value.path == "$"
+
+
+def test_placed_dice_are_taken_from_the_supply_in_one_place():
+    """`BoardState.taken`: what every placement does to the supply, whoever judged it."""
+    s = BoardState.from_json({"players": ["grey", "blue"], "supply": {"grey": 3, "blue": 1}})
+    assert s.taken("grey", 2).supply == {"grey": 1, "blue": 1}
+    assert s.taken("blue", 1).supply == {"grey": 3}  # none left: gone, never a 0
+    assert (
+        s.taken("blue", 1).to_json() == BoardState.from_json(s.taken("blue", 1).to_json()).to_json()
+    )
+    assert BoardState.from_json({"players": ["grey", "blue"]}).taken("grey", 1).supply == {}

@@ -242,9 +242,11 @@ class Game:
         hand); turn order is kept. Dice in front of players are recounted from the board."""
         if state.players != self.state.players:
             raise ValueError("a correction cannot change the players or their order")
-        supply = {p: 8 - state.placed(p) - state.latrina.get(p, 0) for p in state.players}
+        supply = {
+            p: DICE_PER_PLAYER - state.placed(p) - state.latrina.get(p, 0) for p in state.players
+        }
         if any(n < 0 for n in supply.values()):
-            raise ValueError("a correction cannot give a player more than 8 dice")
+            raise ValueError(f"a correction cannot give a player more than {DICE_PER_PLAYER} dice")
         self.state = state.with_(supply={p: n for p, n in supply.items() if n})
         self._log("correct", state=self.state.to_json(), why=why)
         if self.current_player is not None and not self.state.supply.get(self.current_player):

@@ -108,12 +108,19 @@ def check(state: BoardState, move: Move, roll: tuple[int, ...] | None = None) ->
         changes, pushed = PLACE[move.building](state, move.player, move.dice, roll)
     except Illegal as no:
         return no.verdict()
-    supply = dict(state.supply)
-    if move.player in supply:
-        left = supply.pop(move.player) - len(move.dice)
-        if left > 0:
-            supply[move.player] = left
-    return Verdict(True, state=state.with_(supply=supply, **changes), pushed_out=pushed)
+    after = state.with_(**changes).taken(move.player, len(move.dice))
+    return Verdict(True, state=after, pushed_out=pushed)
+
+
+def as_laid(
+    state: BoardState, move: Move, shown: BoardState, pushed_out: tuple[ForumDie, ...] = ()
+) -> Verdict:
+    """A placement the table settled otherwise than `check` would lay it, taken as legal: the
+    board is `shown` (a flag the players overruled, a Forum die taken as misread, a Latrina die
+    whose roll nobody saw), and `move`'s dice leave the placer's supply in `state` as for any
+    placement. The one way a verdict is made outside `check`."""
+    after = shown.with_(supply=state.taken(move.player, len(move.dice)).supply)
+    return Verdict(True, state=after, pushed_out=pushed_out)
 
 
 def in_roll(dice: tuple[int, ...], roll: tuple[int, ...]) -> bool:

@@ -86,6 +86,15 @@ class BoardState:
             + sum(1 for d in self.forum if d.player == player)
         )
 
+    def taken(self, player: str, n: int) -> BoardState:
+        """This state with `n` of `player`'s dice taken from the supply: what placing them
+        does, whoever judged the placement."""
+        supply = dict(self.supply)
+        left = supply.pop(player, 0) - n
+        if left > 0:
+            supply[player] = left
+        return self.with_(supply=supply)
+
     def with_(self, **changes: Any) -> BoardState:
         """A copy with some buildings replaced (the state itself never changes).
 
