@@ -1,7 +1,7 @@
 """Open event and video streams, counted: each holds a server thread for as long as it is
-open, so past a limit new ones are refused (503) before they can starve page requests and the
-game API (NOTES.md: waitress's threads). A limit per client keeps one tablet with many tabs
-from taking them all."""
+open (waitress gives every open stream one of its threads), so past a limit new ones are
+refused (503) before they can starve page requests and the game API. A limit per client keeps
+one tablet with many tabs from taking them all."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from flask import Response, current_app, jsonify, request
 
 from scanner.errors import InputError
 
-PER_CLIENT = 6  # a browser opens at most 6 connections to one host anyway (NOTES.md)
+PER_CLIENT = 6  # a browser opens at most 6 connections to one host anyway
 
 
 class StreamGate:

@@ -4,7 +4,7 @@ sees, and hands every newly settled board to the game in progress.
 
 Requests never touch the camera: they read `latest_jpeg()` and `status()`, which the thread
 updates. The MJPEG view re-sends the latest frame at least every half second, because Chromium
-does not paint the last frame of a stream that stops (NOTES.md).
+does not paint the last frame of a stream that stops.
 """
 
 from __future__ import annotations

@@ -358,7 +358,8 @@ def calibrate(
 
 def spread_warning(cal: Calibration) -> str | None:
     """A warning when the markers used all lie along one edge: the fit then extrapolates across
-    the board and errors grow several-fold on the far side (NOTES.md: 2 adjacent markers)."""
+    the board and errors grow several-fold on the far side (with 2 adjacent markers:
+    tests/test_calibrate.py)."""
     centres = np.array([cal.layout.markers[i][:2] for i in cal.markers])
     extent = centres.max(axis=0) - centres.min(axis=0)
     # Spread across both directions (2 diagonal corners, 3 corners, …): the fit interpolates.

@@ -10,9 +10,9 @@ The network input keeps the photo's aspect ("rect" letterbox to a multiple of 32
 frame costs a 640×384 forward, not 640×640. `imgsz` is the long side the photo is scaled to: the
 detector was trained with dice ~26–56 px at that scale. `imgsz=0` keeps the photo's own scale,
 which is right for the rectified table view (made at the training scale on purpose). The
-detector alone read values best at 768 (a 640 photo enlarged 1.2×); with the face reader, which
-reads values from the photo's own pixels, 640 and 768 gave the same figures on the validation
-sets (benchmarks/tune_face.py --imgsz) and 640 is ~25 ms faster a frame, so 640 is the default.
+default 640 was chosen with the face reader on the validation sets (the model card's
+"Detector"): the reader reads values from the photo's own pixels, so a larger network input
+gains nothing there and costs time.
 """
 
 from __future__ import annotations
@@ -32,13 +32,11 @@ DEFAULT_MODEL = shipped("models/dice.onnx")
 NUM_VALUES = 6
 # Boxes the face reader judges: low, so a die the detector is unsure of still reaches it.
 PROPOSE_CONF = 0.1
-# Default thresholds: on P(die) from the face reader, or on the detector's own score without it.
-# 0.5 kept recall and precision both >= 99.7 % on the reader's validation scenes
-# (benchmarks/tune_face.py); 0.35 was the detector's own choice.
+# Default thresholds: on P(die) from the face reader, or on the detector's own score without it;
+# both chosen on validation scenes (benchmarks/tune_face.py; figures in the model card).
 READ_CONF, DETECT_CONF = 0.5, 0.35
-# Quarter-turned readings averaged per die (benchmarks/tune_face.py, validation sets): 1 turn
-# read 99.75 % of rendered values and 97.5 % of real ones, 2 turns 99.84 and 98.7 %, 4 turns
-# 99.89 and 98.7 %. Each turn costs ~0.35 ms a die on one core, so 2.
+# Quarter-turned readings averaged per die: each turn costs time a die, and past two the
+# validation values stopped improving (benchmarks/tune_face.py; the model card).
 READ_TURNS = 2
 DEFAULT_IMGSZ = 640
 
@@ -109,8 +107,8 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300, vote
 
     The value of a kept box is a vote: the score vectors of all candidate anchors overlapping it
     (IoU >= `vote_iou`, score >= conf / 2) summed, weighted by their best score. Neighbouring
-    anchors see the die slightly shifted; on held-out real validation tiles voting read 0.7 %
-    more values right than the single best anchor, at no cost in recall or time.
+    anchors see the die slightly shifted, so their votes read values better than the single best
+    anchor on held-out real validation tiles (the model card), at no cost in recall or time.
     """
     if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] != 4 + NUM_VALUES:
         raise ValueError(f"unexpected detector output shape {output.shape}")

@@ -71,7 +71,8 @@ class Zone:
 class Layout:
     """The board's geometry. `tolerance` is the band (mm) outside a zone's edge that still counts
     as inside: a die's top face is seen shifted away from the camera by parallax, up to ~8 mm
-    near the board's edge (NOTES.md), so a die lying on the edge of a building must not fall out.
+    near the board's edge (`zones.undo_parallax`), so a die lying on the edge of a building must
+    not fall out.
     """
 
     width: float
