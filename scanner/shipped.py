@@ -1,16 +1,25 @@
-"""Where the files that ship with alea are: the models, the layout and the printable sheets.
+"""Where alea's files are: those that ship with it (the models, the layout and the printable
+sheets) and, in a source checkout, those that do not (training runs, generated data sets, the
+real photos beside the checkout).
 
-A checkout keeps them in the repository's folders for people to find (`models/`,
+A checkout keeps the shipped ones in the repository's folders for people to find (`models/`,
 `calibration/`); a wheel carries them inside the package (pyproject.toml's force-include puts
 `models/X` at `scanner/models/X` and `calibration/X` at `scanner/calibration/X`), so an installed
-alea finds its detector wherever it runs from."""
+alea finds its detector wherever it runs from. The rest are the defaults of `alea train` and
+`alea eval` only, each a command-line option too; the real photos' folder may also be named by
+the environment (ALEA_REALDICE)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 REPO = PACKAGE.parent
+RUNS = REPO / "runs"  # training runs (git-ignored)
+DATASETS = REPO / "datasets"
+# The real dice photos (BSD-3) sit beside the checkout, not in it.
+REALDICE = Path(os.environ.get("ALEA_REALDICE") or REPO.parent / "shared" / "realdice")
 
 
 def shipped(relative: str) -> Path:

@@ -10,17 +10,17 @@ import argparse
 import json
 from pathlib import Path
 
+from scanner import shipped
 from scanner.cli import command
 from scanner.commands._base import reader_args
 from scanner.errors import InputError
 
-REPO = Path(__file__).resolve().parents[2]
-REALDICE = REPO.parent / "shared" / "realdice" / "photos_a" / "test"
+REALDICE = shipped.REALDICE / "photos_a" / "test"
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None, help="ONNX detector (default: models/dice.onnx)")
-    p.add_argument("--synth-dir", default=str(REPO / "datasets" / "generated" / "synth_test"))
+    p.add_argument("--synth-dir", default=str(shipped.DATASETS / "generated" / "synth_test"))
     p.add_argument("--synth-n", type=int, default=300, help="synthetic test images")
     p.add_argument("--synth-seed", type=int, default=1000, help="never used for training")
     p.add_argument("--real-dir", default=str(REALDICE), help="folder with images/ and labels/")

@@ -15,10 +15,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from scanner import shipped
 from scanner.cli import command, emit
 
-REPO = Path(__file__).resolve().parents[2]
-REALDICE_TRAIN = REPO.parent / "shared" / "realdice" / "photos_a" / "train"
+REPO = shipped.REPO
+REALDICE_TRAIN = shipped.REALDICE / "photos_a" / "train"
 
 
 # Each stage's recipe key KEY is the option --PREFIX-KEY (scanner/training/recipes/*.yaml).

@@ -24,9 +24,10 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from scanner import shipped
+
 OPSET = 18
-REPO = Path(__file__).resolve().parents[2]
-RUNS = REPO / "runs"
+RUNS = shipped.RUNS
 
 
 def offline_env(config_dir: Path = RUNS / "yolo_config") -> None:

@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from scanner import shipped
 from scanner.training.face_data import CropSet
 from scanner.training.face_model import build_model
 
-REPO = Path(__file__).resolve().parents[2]
-RUNS = REPO / "runs" / "face"
+RUNS = shipped.RUNS / "face"
 
 
 def _batches(data: CropSet, idx: np.ndarray, batch: int, rng, augment: bool):
