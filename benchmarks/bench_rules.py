@@ -13,10 +13,10 @@ import argparse
 import json
 import time
 
-from scanner.rules.game import play_random_game
 from scanner.rules.move import Move
 from scanner.rules.moves import candidates
 from scanner.rules.placement import check
+from scanner.rules.simulate import play_random_game
 
 
 def check_workload(players: int, games: int = 5) -> list:

@@ -18,10 +18,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scanner.changes import (
-    AMBIGUOUS_LATRINA,
     Kind,
     Ruling,
-    dice_in,
     differences,
     forum_misread,
     infer,
@@ -35,8 +33,6 @@ from scanner.rules.move import Move, dice_text
 from scanner.rules.placement import Verdict, as_laid, place_anyway
 from scanner.rules.round import RoundResult, score_round
 from scanner.rules.state import BoardState
-
-__all__ = ["AMBIGUOUS_LATRINA", "Referee", "Ruling", "dice_in", "infer", "rereads"]
 
 
 class Referee:

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scanner.rules import components
-from scanner.rules.game import Game, play_random_game
+from scanner.rules.game import Game
 from scanner.rules.move import Move
 from scanner.rules.placement import is_legal, legal_moves
+from scanner.rules.simulate import play_random_game
 from scanner.rules.state import BoardState
 
 

@@ -5,7 +5,7 @@ spent; no tile dealt by the model into a session; card IV only where it is in pl
 import pytest
 
 from scanner.errors import InputError
-from scanner.rules.game import play_random_game
+from scanner.rules.simulate import play_random_game
 from scanner.session import Session
 from scanner.store import MemoryStore
 from webui import create_app

@@ -4,10 +4,12 @@ random simulated games turned into the state sequences a camera would see."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scanner.referee import AMBIGUOUS_LATRINA, Referee, infer
+from scanner.changes import AMBIGUOUS_LATRINA, infer
+from scanner.referee import Referee
 from scanner.rules import components
-from scanner.rules.game import Game, play_random_game
+from scanner.rules.game import Game
 from scanner.rules.round import score_round
+from scanner.rules.simulate import play_random_game
 from scanner.rules.state import BoardState
 from tests.helpers import FOUR, forum, state
 

@@ -10,7 +10,7 @@ from tqdm import tqdm
 
 from scanner.cli import command, emit
 from scanner.errors import InputError
-from scanner.rules.game import play_random_game
+from scanner.rules.simulate import play_random_game
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:

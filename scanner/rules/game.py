@@ -14,7 +14,7 @@ second copy. Every step is appended to `events` (plain JSON), which is the game'
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
 
@@ -371,33 +371,3 @@ class Game:
 
     def _log(self, event: str, **data: object) -> None:
         self.events.append({"event": event, **data})
-
-
-def play_random_game(
-    players: int,
-    seed: int,
-    chooser: Chooser | None = None,
-    after_each: Callable[[Game], None] | None = None,
-) -> Game:
-    """Play a whole game with random legal moves (the simulator behind `alea simulate`);
-    `after_each(game)` is called after every placement and every scoring (tests check
-    invariants there)."""
-    from scanner.rules.placement import legal_moves
-
-    rng = random.Random(seed)
-    game = Game(components.PLAYER_COLORS[:players], seed=rng.random(), chooser=chooser)
-    while not game.over:
-        while (player := game.current_player) is not None:
-            roll = game.roll()
-            while again := game.chooser.reroll(player, roll, game.holdings[player].repete):
-                roll = game.reroll(again)
-            moves = list(legal_moves(game.state, player, roll))
-            verdict = game.place(rng.choice(moves))
-            if not verdict.legal:
-                raise AssertionError(f"legal_moves offered an illegal move: {verdict.reason}")
-            if after_each:
-                after_each(game)
-        game.end_round()
-        if after_each:
-            after_each(game)
-    return game

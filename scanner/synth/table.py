@@ -285,7 +285,7 @@ def render_table(
 def mid_game_states(seed: int, layout: Layout | None = None) -> Iterator[BoardState]:
     """Endless board states caught at a random moment of random legal games (2–5 players),
     each one that fits the layout's printed zones: what a table camera sees during play."""
-    from scanner.rules.game import play_random_game
+    from scanner.rules.simulate import play_random_game
 
     layout = layout or default_layout()
     rng = np.random.default_rng(seed)
