@@ -12,9 +12,12 @@ the environment (ALEA_REALDICE)."""
 from __future__ import annotations
 
 import os
+from importlib.resources import files
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent
+# The installed package's own folder (importlib.resources: wherever the package was installed;
+# alea's files must be real files on disk, for onnxruntime and OpenCV to open them).
+PACKAGE = Path(str(files("scanner")))
 REPO = PACKAGE.parent
 RUNS = REPO / "runs"  # training runs (git-ignored)
 DATASETS = REPO / "datasets"
