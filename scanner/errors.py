@@ -52,6 +52,7 @@ CODES: dict[str, str] = {
     "state.unknown-player": "dice of a colour that is not playing",
     "state.player-count": "fewer than 2 or more than 5 players",
     "state.none": "no board state where one is needed",
+    "state.no-such-die": "a correction names a die that does not lie there",
     "state.templum-absent": "Templum dice with fewer than 4 players",
     "state.templum-counts": "Templum dice that do not add up",
     "state.senatus-run": "Senatus dice that are not a run",

@@ -21,7 +21,7 @@ from typing import Any
 from scanner.changes import Kind, Ruling
 from scanner.errors import InputError
 from scanner.events import effective, short_text
-from scanner.inputs import parse_seating
+from scanner.inputs import expect_die, expect_int, expect_object, expect_player, parse_seating
 from scanner.record import KINDS, TileRecord
 from scanner.referee import Referee
 from scanner.rules.game import Game
@@ -200,6 +200,35 @@ class Session:
         short_text(why, "$.why")
         BoardState.from_json(state, "$.state", strict=False)
         return self._record({"event": "correct", "state": state, "why": why})
+
+    def read_anew(self, die: Any, now: Any) -> dict:
+        """A misread die put right by a tap: the accepted board with that die read anew
+        (`BoardState.read_anew`), recorded as a correction. `die`: {building, player, value,
+        and in the Forum its column}; `now`: {player, value}."""
+        expect_object(die, "$.die", ("building", "player", "value", "column"))
+        expect_object(now, "$.now", ("player", "value"))
+        building = die.get("building")
+        if building not in ("templum", "senatus", "castrum", "forum"):
+            raise InputError("value.building", "a die is read anew in a building", "$.die.building")
+        players = self.game.state.players
+        old = (
+            expect_player(die.get("player"), "$.die.player", players),
+            expect_die(die.get("value"), "$.die.value"),
+        )
+        new = (
+            expect_player(now.get("player"), "$.now.player", players),
+            expect_die(now.get("value"), "$.now.value"),
+        )
+        column = die.get("column")
+        if column is not None:
+            column = expect_int(column, "$.die.column", 0, 6, "column")
+        try:
+            board = self.game.state.read_anew(building, old, new, column)
+        except ValueError as exc:
+            raise InputError("state.no-such-die", str(exc), "$.die") from None
+        # The dice in front of the players are recounted from the board (`Game.correct`).
+        state = {k: v for k, v in board.to_json().items() if k != "supply"}
+        return self.correct(state, f"a die read as {old[1]} is a {new[1]}")
 
     def accept(self, state: dict | None = None) -> dict:
         """The players overrule the referee: keep the flagged placement (or the given board)."""

@@ -128,3 +128,30 @@ def test_placed_dice_are_taken_from_the_supply_in_one_place():
         s.taken("blue", 1).to_json() == BoardState.from_json(s.taken("blue", 1).to_json()).to_json()
     )
     assert BoardState.from_json({"players": ["grey", "blue"]}).taken("grey", 1).supply == {}
+
+
+def test_a_die_read_anew_is_laid_as_its_building_holds_dice():
+    s = BoardState.from_json(
+        {
+            "players": ["grey", "blue"],
+            "senatus": {"grey": [3, 4]},
+            "castrum": [
+                {"player": "blue", "value": 6, "count": 2},
+                {"player": "grey", "value": 5, "count": 1},
+            ],
+            "forum": [{"player": "blue", "value": 2}, {"player": "grey", "value": 4}],
+        }
+    )
+    assert s.read_anew("senatus", ("grey", 4), ("grey", 5)).senatus == {"grey": (3, 5)}
+    moved = s.read_anew("senatus", ("grey", 3), ("blue", 1)).senatus
+    assert moved == {"grey": (4,), "blue": (1,)}
+    castrum = s.read_anew("castrum", ("blue", 6), ("grey", 5)).to_json()["castrum"]
+    assert castrum == [
+        {"player": "blue", "value": 6, "count": 1},
+        {"player": "grey", "value": 5, "count": 2},  # into the player's set of that value
+    ]
+    forum = s.read_anew("forum", ("grey", 4), ("grey", 1), column=1).to_json()["forum"]
+    assert forum == [{"player": "blue", "value": 2}, {"player": "grey", "value": 1}]  # its column
+    for building, die, column in [("senatus", ("grey", 6), None), ("forum", ("grey", 4), 0)]:
+        with pytest.raises(ValueError):
+            s.read_anew(building, die, ("grey", 1), column)

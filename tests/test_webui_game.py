@@ -15,7 +15,17 @@ def post(client, action, body=None, headers=PIN):
 
 def test_changes_need_the_pin_reading_does_not(client):
     assert client.get("/api/game").status_code == 200
-    for action in ("new", "place", "undo", "redo", "correct", "accept", "pick", "next-round"):
+    for action in (
+        "new",
+        "place",
+        "undo",
+        "redo",
+        "correct",
+        "read-anew",
+        "accept",
+        "pick",
+        "next-round",
+    ):
         res = post(client, action, {"players": ["grey", "blue"]}, headers={})
         assert res.status_code == 403 and res.get_json()["error"]["code"] == "auth.pin"
         res = post(client, action, {"players": ["grey", "blue"]}, headers={"X-Alea-Pin": "0000"})
@@ -53,6 +63,40 @@ def test_a_round_by_hand_with_a_flag_and_undo(client):
     assert out["result"]["round"]["castrum"] == ["grey"]
     assert out["result"]["round"]["repete"] == {"blue": 7}
     assert out["game"]["round"] == 2 and out["game"]["current_player"] == "blue"
+
+
+def test_a_misread_die_is_read_anew_by_the_server_and_recorded_as_a_correction(client):
+    """The page names the die and what it really is; the rules lay it (here: into the
+    player's Castrum set of that value), not the page."""
+    post(client, "new", {"players": ["grey", "blue"]})
+    post(client, "place", {"move": {"player": "grey", "building": "castrum", "dice": [5, 5]}})
+    post(client, "place", {"move": {"player": "blue", "building": "castrum", "dice": [3]}})
+    res = post(
+        client,
+        "read-anew",
+        {
+            "die": {"building": "castrum", "player": "blue", "value": 3},
+            "now": {"player": "grey", "value": 5},
+        },
+    )
+    assert res.status_code == 200, res.get_json()
+    game = res.get_json()["game"]
+    assert game["state"]["castrum"] == [{"player": "grey", "value": 5, "count": 3}]
+    assert game["log"][-1]["event"] == "correct"
+    res = post(
+        client,
+        "read-anew",
+        {
+            "die": {"building": "forum", "player": "grey", "value": 2, "column": 0},
+            "now": {"player": "grey", "value": 3},
+        },
+    )
+    assert res.status_code == 400 and res.get_json()["error"]["code"] == "state.no-such-die"
+    bad = {
+        "die": {"building": "latrina", "player": "grey", "value": 2},
+        "now": {"player": "grey", "value": 3},
+    }
+    assert post(client, "read-anew", bad).get_json()["error"]["path"] == "$.die.building"
 
 
 def test_bad_input_is_400_and_records_nothing(client):

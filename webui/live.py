@@ -158,6 +158,10 @@ def _correct(data: dict[str, Any]):
     )
 
 
+def _read_anew(data: dict[str, Any]):
+    return hub().run(lambda s: s.read_anew(field(data, "die"), field(data, "now")))
+
+
 def _accept(data: dict[str, Any]):
     return hub().run(lambda s: s.accept(field(data, "state")))  # no state: the flagged one
 
@@ -197,6 +201,7 @@ for _name, _action in {
     "place": _place,
     "observe": _observe,
     "correct": _correct,
+    "read-anew": _read_anew,
     "accept": _accept,
     "take-as-seen": _take_as_seen,
     "lay-out": _lay_out,

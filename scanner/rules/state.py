@@ -95,6 +95,55 @@ class BoardState:
             supply[player] = left
         return self.with_(supply=supply)
 
+    def read_anew(
+        self,
+        building: str,
+        die: tuple[str, int],
+        now: tuple[str, int],
+        column: int | None = None,
+    ) -> BoardState:
+        """This board with one die read anew: `die` (player, value) in `building` (in the
+        Forum, the one in `column`) is `now` (player, value), laid as that building holds
+        dice: Templum and Senate dice sorted per player, a Castrum die in its player's set of
+        that value, a Forum die kept in its column. ValueError when no such die lies there."""
+        (player, value), (new_player, new_value) = die, now
+        if building in ("templum", "senatus"):
+            held = dict(self.templum if building == "templum" else self.senatus)
+            dice = list(held.get(player, ()))
+            if value not in dice:
+                raise ValueError(f"no {player} {value} in the {building}")
+            dice.remove(value)
+            if dice:
+                held[player] = tuple(dice)
+            else:
+                held.pop(player, None)
+            held[new_player] = tuple(sorted((*held.get(new_player, ()), new_value)))
+            return self.with_(**{building: held})
+        if building == "castrum":
+            sets = list(self.castrum)
+            at = [i for i, s in enumerate(sets) if (s.player, s.value) == (player, value)]
+            if not at:
+                raise ValueError(f"no {player} {value} in the castrum")
+            old = sets[at[0]]
+            if old.count > 1:
+                sets[at[0]] = CastrumSet(player, value, old.count - 1)
+            else:
+                del sets[at[0]]
+            into = [i for i, s in enumerate(sets) if (s.player, s.value) == now]
+            if into:
+                s = sets[into[0]]
+                sets[into[0]] = CastrumSet(s.player, s.value, s.count + 1)
+            else:
+                sets.append(CastrumSet(new_player, new_value, 1))
+            return self.with_(castrum=tuple(sets))
+        if building == "forum":
+            forum = list(self.forum)
+            if column is None or not 0 <= column < len(forum) or forum[column] != ForumDie(*die):
+                raise ValueError(f"no {player} {value} in Forum column {column}")
+            forum[column] = ForumDie(new_player, new_value)
+            return self.with_(forum=tuple(forum))
+        raise ValueError(f"a die is read anew in a building that holds dice, not {building!r}")
+
     def with_(self, **changes: Any) -> BoardState:
         """A copy with some buildings replaced (the state itself never changes).
 

@@ -93,25 +93,15 @@ function currentDie(state, w) {
   return { ...state.forum[w.i] };
 }
 
-// A misread die: the board with that one die changed goes to the referee as a correction.
+// A misread die: the server reads it anew where it lies (its building's own way of holding dice)
+// and records that board as a correction.
 function correctDie(state, w, player, value) {
-  const s = JSON.parse(JSON.stringify(state));
-  if (w.b === "templum" || w.b === "senatus") {
-    s[w.b][w.p].splice(w.i, 1);
-    if (!s[w.b][w.p].length) delete s[w.b][w.p];
-    s[w.b][player] = [...(s[w.b][player] || []), value].sort((a, b) => a - b);
-  } else if (w.b === "castrum") {
-    const set = s.castrum[w.k];
-    set.count -= 1;
-    if (!set.count) s.castrum.splice(w.k, 1);
-    const into = s.castrum.find((x) => x.player === player && x.value === value);
-    if (into) into.count += 1; else s.castrum.push({ player, value, count: 1 });
-  } else {
-    s.forum[w.i] = { player, value };
-  }
-  delete s.supply;  // recounted by the referee from the board
+  const was = currentDie(state, w);
   fixing = null;
-  send("correct", { state: s, why: `a die read as ${currentDie(state, w).value} is a ${value}` });
+  send("read-anew", {
+    die: { building: w.b, player: was.player, value: was.value, ...(w.b === "forum" ? { column: w.i } : {}) },
+    now: { player, value },
+  });
 }
 
 function show(s) {
