@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from scanner.inputs import parse_seating
 from scanner.rules.components import (
     DICE_PER_PLAYER,
-    MAX_PLAYERS,
     MIN_PLAYERS,
     PLAYER_COLORS,
     forum_columns,
@@ -154,7 +153,7 @@ def _in_buildings(placed: Dice, players: list[str], warnings: list[str]) -> dict
 def _seen(by_building: dict[str, list[Die]], players: list[str]) -> BoardState:
     """Every die in a building as it lies: a Senate row that is no run, an unsorted or
     overfull Forum, two equal sets stay as they are, so the referee can name the rule broken."""
-    row = sorted(by_building["forum"], key=lambda d: (_column(d), d.center_mm[0]))
+    row = _left_to_right(by_building["forum"])
     return BoardState(
         players=tuple(players),
         templum=_values(by_building["templum"]),
@@ -199,6 +198,11 @@ def _latrina(dice: list[Die]) -> dict[str, int]:
     return {p: min(n, DICE_PER_PLAYER) for p, n in Counter(map(_owner, dice)).items()}
 
 
+def _left_to_right(forum: list[Die]) -> list[Die]:
+    """Forum dice in the order they lie: by pedestal, then across it."""
+    return sorted(forum, key=lambda d: (_column(d), d.center_mm[0]))
+
+
 def _column(die: Die) -> int:
     """The Forum pedestal of a die in the Forum (`locate` gives every one of them one)."""
     assert die.pedestal is not None
@@ -212,7 +216,7 @@ def _owner(die: Die) -> str:
 
 
 def _templum(dice: list[Die], players: list[str], warnings: list[str]) -> dict:
-    if dice and not (MIN_PLAYERS <= len(players) <= MAX_PLAYERS and templum_in_play(len(players))):
+    if dice and not templum_in_play(len(players)):  # players: 2 to 5 (read_board)
         warnings.append(
             f"{len(dice)} dice in the Templum, but there is no Templum with "
             f"{len(players)} players; left out"
@@ -288,7 +292,7 @@ def _castrum(dice: list[Die]) -> tuple[CastrumSet, ...]:
 
 def _forum(dice: list[Die], players: int, warnings: list[str]) -> tuple[ForumDie, ...]:
     """Left to right by pedestal; the Forum is always sorted and filled from the left."""
-    row = sorted(dice, key=lambda d: (_column(d), d.center_mm[0]))
+    row = _left_to_right(dice)
     used = Counter(_column(d) for d in row)
     for ped, n in sorted(used.items()):
         if n > 1:
@@ -307,7 +311,7 @@ def _forum(dice: list[Die], players: int, warnings: list[str]) -> tuple[ForumDie
             "reordered by value (a die may be misread)"
         )
         row = sorted(row, key=lambda d: d.value)
-    cols = forum_columns(players) if MIN_PLAYERS <= players <= MAX_PLAYERS else len(row)
+    cols = forum_columns(players)
     if len(row) > cols:
         warnings.append(f"{len(row)} dice in a Forum of {cols} columns; kept the first {cols}")
         row = row[:cols]

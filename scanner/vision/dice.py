@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from scanner.errors import InputError
+from scanner.inputs.fields import is_int
 from scanner.rules.components import PLAYER_COLORS
 
 Box = tuple[float, float, float, float]
@@ -233,7 +234,7 @@ def _row(obj: Any, path: str, strict: bool) -> tuple[int, str | None, float, Box
         if name not in obj:
             raise InputError("schema.missing", f"a die needs {name!r}", path)
     value, color = obj["value"], obj["color"]
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+    if not is_int(value) or not 1 <= value <= 6:
         raise InputError(
             "value.die", f"die value {value!r} is not between 1 and 6", f"{path}.value"
         )
