@@ -90,8 +90,16 @@ class TableFrame:
         return np.array(out, np.float64).reshape(-1, 4)
 
 
-def random_camera(layout: Layout, rng: np.random.Generator, size=FRAME_SIZE) -> Camera:
-    """Above the board, tilted up to ~20°, turned any way, the sheet filling most of the frame."""
+# How far off vertical the camera of a table frame leans by default. A webcam on a stand beside
+# the table leans more: a board detector's training and a harder validation pass `max_tilt`.
+MAX_TILT_DEG = 20.0
+
+
+def random_camera(
+    layout: Layout, rng: np.random.Generator, size=FRAME_SIZE, max_tilt: float = MAX_TILT_DEG
+) -> Camera:
+    """Above the board, tilted up to `max_tilt` degrees, turned any way, the sheet filling most
+    of the frame."""
     w, h = size
     f = w * rng.uniform(0.8, 1.05)
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
@@ -100,7 +108,7 @@ def random_camera(layout: Layout, rng: np.random.Generator, size=FRAME_SIZE) -> 
     )
     # Board frame: x right, y down the sheet, z into the table (right-handed, like OpenCV's
     # camera frame), so the camera hangs at negative z and a die's top face is at z = -16 mm.
-    tilt, azimuth = np.radians(rng.uniform(0, 20)), rng.uniform(0, 2 * np.pi)
+    tilt, azimuth = np.radians(rng.uniform(0, max_tilt)), rng.uniform(0, 2 * np.pi)
     z = np.array(
         [np.sin(tilt) * np.cos(azimuth), np.sin(tilt) * np.sin(azimuth), np.cos(tilt)]
     )  # the view direction, from the camera towards the board
@@ -219,19 +227,21 @@ def render_table(
     size=FRAME_SIZE,
     look: int | tuple[int, ...] | None = None,
     dice: DiceSet | None = None,
+    max_tilt: float = MAX_TILT_DEG,
 ) -> TableFrame:
     """Draw `state` on the table; the same seed gives the same frame.
 
     `look` seeds what stays put while a game is filmed (table, light, white balance, lens blur);
     by default it follows `seed`. Frames of one game share a look, as a mounted webcam's do, so
-    only dice, hands and sensor noise change between them. `dice` draws other dice (DiceSet)."""
+    only dice, hands and sensor noise change between them. `dice` draws other dice (DiceSet);
+    `max_tilt` bounds the random camera's lean (random_camera)."""
     rng = np.random.default_rng(seed)
     env = np.random.default_rng(seed if look is None else look)
     layout = layout or default_layout()
     w, h = size
     die_seed = seed if look is None else look
     truth = lay_out(state, layout, die_seed) + list(dice.loose if dice else ())
-    cam = camera or random_camera(layout, env, size)
+    cam = camera or random_camera(layout, env, size, max_tilt)
 
     img = wood(env, h, w)
     art = board_artwork(layout)
