@@ -60,3 +60,23 @@ def test_the_teacher_boxes_replace_true_boxes_it_finds_and_grow_the_others():
     got = teacher_boxes(Teacher())(np.zeros((400, 400, 3), np.uint8), true)
     assert np.allclose(got[:2], Teacher().propose(None))
     assert np.allclose(got[2], [296, 296, 350, 350])  # grown by the median margin, 4 px a side
+
+
+def test_board_tiles_keep_their_default_boards_and_draw_other_dice_only_when_asked(tmp_path):
+    """The recipe's new options leave the boards it drew before as they were (so the shipped
+    board detector's data still comes out of its recipe), and a random set of dice changes the
+    dice's look, not where they lie."""
+    from scanner.synth.board_tiles import write_board_tiles
+
+    def tiles(name: str, **options) -> tuple[bytes, str]:
+        assert write_board_tiles(tmp_path / name, 1, 11, per_board=1, **options) == 1
+        image = next((tmp_path / name / "images").glob("*.jpg"))
+        label = next((tmp_path / name / "labels").glob("*.txt"))
+        return image.read_bytes(), label.read_text()
+
+    before = tiles("before")
+    assert tiles("same", max_tilt=20.0, random_share=0.0) == before
+    other = tiles("other", random_share=1.0)
+    assert other[0] != before[0]
+    assert other[1] == before[1]
+    assert tiles("lean", max_tilt=30.0)[0] != before[0]  # another camera

@@ -121,6 +121,12 @@ def run(args: argparse.Namespace) -> int:
             "--board-px-per-mm needs 0.5 <= LOW <= HIGH <= 3",
             "$.board_px_per_mm",
         )
+    if not 0 <= args.board_max_tilt <= 45 or not 0 <= args.board_random_dice <= 1:
+        raise InputError(
+            "train.bad-option",
+            "--board-max-tilt must be 0..45 degrees and --board-random-dice a share 0..1",
+            "$.board_max_tilt" if not 0 <= args.board_max_tilt <= 45 else "$.board_random_dice",
+        )
     if not args.lr0 > 0 or not args.board_lr0 > 0:
         raise InputError("train.bad-option", "--lr0 and --board-lr0 must be above 0", "$.lr0")
     if args.stage != "int8":
@@ -190,6 +196,8 @@ def run(args: argparse.Namespace) -> int:
             args.board_real_per_photo,
             (low, high),
             size=args.imgsz,
+            max_tilt=args.board_max_tilt,
+            random_share=args.board_random_dice,
         )
         best = train(
             data,

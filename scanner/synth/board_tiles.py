@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scanner.synth.table import mid_game_states, render_table
+from scanner.synth.table import MAX_TILT_DEG, mid_game_states, random_dice, render_table
 from scanner.vision.layout import Layout, default_layout
 
 
@@ -25,15 +25,20 @@ def write_board_tiles(
     layout: Layout | None = None,
     px_per_mm: tuple[float, float] | None = None,
     label_boxes=None,
+    max_tilt: float = MAX_TILT_DEG,
+    random_share: float = 0.0,
 ) -> int:
     """A YOLO dataset of the rectified board as the scanner sees it (class = pips − 1), cut
-    into `tile`-pixel squares. Boards come from mid-game states of random games, under random
-    cameras and light. The board is rectified at the layout's px/mm, as the scanner does; with
-    `px_per_mm` (low, high) each board is then shrunk to a scale drawn in that range, as the
-    detector's letterbox shrinks it (area interpolation), so a detector can learn the board at
-    a cheaper scale. `label_boxes(board, boxes)`, when given, turns the dice's true boxes on the
-    rectified board into the boxes to teach (for example those a detector that reads the board
-    well draws, so a new one learns the same boxes). Returns the tile count."""
+        into `tile`-pixel squares. Boards come from mid-game states of random games, under random
+        cameras and light. The board is rectified at the layout's px/mm, as the scanner does; with
+        `px_per_mm` (low, high) each board is then shrunk to a scale drawn in that range, as the
+        detector's letterbox shrinks it (area interpolation), so a detector can learn the board at
+        a cheaper scale. `label_boxes(board, boxes)`, when given, turns the dice's true boxes on the
+        rectified board into the boxes to teach (for example those a detector that reads the board
+        well draws, so a new one learns the same boxes). `max_tilt` bounds the cameras' lean (a
+    webcam on a stand beside the table sees tall dice from the side); `random_share` of the boards
+    draw their dice as a random set of shades and pip colours (`random_dice`), the rest as the
+    table draws the game's dice. Returns the tile count."""
     from scanner.vision.calibrate import calibrate
 
     layout = layout or default_layout()
@@ -45,7 +50,12 @@ def write_board_tiles(
     for n, st in enumerate(mid_game_states(seed, layout)):
         if written >= boards * per_board:
             break
-        frame = render_table(st, (seed, n), layout)
+        # Drawn from a generator of their own, so the default boards stay the boards they were.
+        dice = None
+        if random_share > 0:
+            pick = np.random.default_rng((seed, n, 5))
+            dice = random_dice(pick) if pick.random() < random_share else None
+        frame = render_table(st, (seed, n), layout, dice=dice, max_tilt=max_tilt)
         cal = calibrate(frame.image, layout)
         board = cal.rectify(frame.image)
         boxes = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))

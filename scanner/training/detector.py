@@ -133,6 +133,8 @@ def prepare(
     real_per_photo: int,
     real_val_photos: int = 20,
     size: int = 320,
+    max_tilt: float | None = None,
+    random_share: float = 0.0,
 ) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 
@@ -219,20 +221,32 @@ def prepare_board(
     px_per_mm: tuple[float, float],
     real_val_photos: int = 20,
     size: int = 320,
+    max_tilt: float | None = None,
+    random_share: float = 0.0,
 ) -> Path:
     """Data for a detector of the rectified board at a smaller scale than it is rectified at:
     board tiles shrunk to `px_per_mm` with the boxes `detector` draws at full scale
     (`teacher_boxes`), and real photos shrunk so their dice are as small (train split only;
-    the last `real_val_photos` are validation). Returns the data YAML."""
+    the last `real_val_photos` are validation). `max_tilt` and `random_share`: see
+    `write_board_tiles`. Returns the data YAML."""
     from scanner.synth.board_tiles import write_board_tiles
     from scanner.synth.dataset import write_yaml
+    from scanner.synth.table import MAX_TILT_DEG
     from scanner.vision.layout import default_layout
 
     label = teacher_boxes(detector)
+    tilt = MAX_TILT_DEG if max_tilt is None else max_tilt
     for split, n, s in (("train", boards, seed), ("val", val_boards, seed + 1)):
         if not (out / "board" / split / "labels").exists():
             write_board_tiles(
-                out / "board" / split, n, s, size, px_per_mm=px_per_mm, label_boxes=label
+                out / "board" / split,
+                n,
+                s,
+                size,
+                px_per_mm=px_per_mm,
+                label_boxes=label,
+                max_tilt=tilt,
+                random_share=random_share,
             )
     train_list = [str((out / "board" / "train" / "images").resolve())]
     val_list = [str((out / "board" / "val" / "images").resolve())]
