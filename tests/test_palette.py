@@ -90,6 +90,59 @@ def test_the_sheets_white_takes_the_lights_colour_out():
     assert np.allclose(light.normalise(grey_die), 0.5, atol=0.04)
 
 
+def sheet_board(lay=LAY):
+    """The printed sheet as the rectified board shows it under white light (BGR uint8)."""
+    return cv2.resize(
+        cv2.imread(str(ROOT / "calibration" / "markers-a3.png")),
+        (int(lay.width * lay.px_per_mm), int(lay.height * lay.px_per_mm)),
+        interpolation=cv2.INTER_AREA,
+    )
+
+
+def across(board, left, right):
+    """`board` lit from the left in BGR gains `left` and from the right in `right`, blended
+    linearly across the sheet; and the gains (RGB) as a function of x in mm."""
+    w = board.shape[1]
+    t = np.linspace(0, 1, w, dtype=np.float32)[None, :, None]
+    gains = (1 - t) * np.float32(left) + t * np.float32(right)
+    lit = np.clip(board * gains, 0, 255).astype(np.uint8)
+    s = LAY.px_per_mm
+
+    def at(x_mm):
+        return ((1 - x_mm * s / (w - 1)) * np.array(left) + x_mm * s / (w - 1) * np.array(right))[
+            ::-1
+        ]
+
+    return lit, at
+
+
+def test_the_papers_white_is_read_where_each_die_lies():
+    """A bulb on one side, a window on the other: a grey die in the warm dim corner and one in
+    the cool bright corner come out the same grey."""
+    lit, at = across(sheet_board(), (0.45, 0.7, 0.95), (1.0, 0.95, 0.85))
+    light = P.sheet_light(lit, LAY)
+    for x in (60.0, 210.0, 360.0):
+        assert np.allclose(light.white_at(np.array([[x, 100.0]]))[0], at(x), atol=0.03)
+    where = np.array([[70.0, 100.0], [350.0, 100.0]])
+    dice = np.array([0.5, 0.5, 0.5]) * np.array([at(70.0), at(350.0)])
+    assert np.allclose(light.normalise(dice, where), 0.5, atol=0.03)
+    # One white for the sheet would make them two different colours.
+    flat = P.srgb_to_lab(light.normalise(dice))
+    assert P.distances(flat[:1], flat[1:])[0, 0] > 15
+
+
+def test_a_hand_over_a_marker_does_not_tilt_the_papers_white():
+    board = sheet_board()
+    s = LAY.px_per_mm
+    cx, cy, side = LAY.markers[5]  # the right edge's middle marker
+    x0, x1 = int((cx - side / 2 - 8) * s), int((cx + side / 2 + 8) * s)
+    y0, y1 = int((cy - side / 2 - 8) * s), int((cy + side / 2 + 8) * s)
+    board[y0:y1, x0:x1] = (board[y0:y1, x0:x1] * 0.55).astype(np.uint8)  # a hand's shadow
+    light = P.sheet_light(board, LAY)
+    corners = np.array([[40.0, 40.0], [380.0, 40.0], [380.0, 257.0], [40.0, 257.0]])
+    assert np.allclose(light.white_at(corners), 1.0, atol=0.03)
+
+
 def test_palette_json_round_trip_and_bad_input():
     pal = P.BUILT_IN.updated({"grey": [np.array([60.0, 1.0, -2.0]), np.array([64.0, 0.0, 0.0])]})
     again = P.Palette.from_json(json.loads(json.dumps(pal.to_json())))

@@ -8,7 +8,10 @@ player colour must come from its body, whatever its pips. Here:
 1. `body_colors`: the median colour of the pixels of each die's top face that are not pips
    (pips are the minority that stands out in lightness, darker or lighter than the body);
 2. `sheet_light`: the same frame's paper white and marker black, sampled around the printed
-   markers, which every frame shows: dividing by them takes the light's colour and strength out;
+   markers, which every frame shows; the white is fitted as a plane across the sheet through
+   the markers at its corners and edges, and each die is divided by the white where it lies:
+   that takes the light's colour and strength out, also where a lamp lights one side of the
+   board more than the other, or a window and a bulb give its two sides two colours;
 3. `Palette`: one reference per player colour, taken at this table (dice set down on the
    sheet's swatch squares, `take_reference`) or, until then, `BUILT_IN`; each die is named by
    its nearest reference, and a die far from every reference is None (unknown, not a guess).
@@ -95,30 +98,61 @@ def body_colors(img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class SheetLight:
-    """The frame's paper white and marker black (RGB 0..1), read off the printed sheet."""
+    """The frame's paper white and marker black (RGB 0..1), read off the printed sheet.
+
+    `white` is the paper's white at `centre` (board mm); `slope` is how it changes per mm to the
+    right and per mm down (RGB each). A lamp beside the table lights the near side of the sheet
+    more, and a window and a bulb give its two sides two colours: a die is divided by the white
+    of the paper where it lies, not by one white for the whole sheet."""
 
     white: tuple[float, float, float]
     black: tuple[float, float, float]
+    slope: tuple[tuple[float, float, float], tuple[float, float, float]] = (
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+    )
+    centre: tuple[float, float] = (0.0, 0.0)
 
-    def normalise(self, rgb: np.ndarray) -> np.ndarray:
-        """Colours as if the paper were pure white and the ink pure black."""
-        white, black = np.array(self.white), np.array(self.black)
+    def white_at(self, where_mm: np.ndarray | None = None) -> np.ndarray:
+        """(N, 3) the paper's white at each board point (N, 2) in mm; (1, 3) for None. Kept
+        within a band around the centre's white: the plane is fitted on the sheet's rim and
+        must not run away across a board it never saw."""
+        white = np.array(self.white, np.float64)[None]
+        if where_mm is None:
+            return white
+        d = np.asarray(where_mm, np.float64).reshape(-1, 2) - np.array(self.centre)
+        field = white + d @ np.array(self.slope, np.float64)
+        return np.clip(field, white * (1 - WHITE_BAND), white * (1 + WHITE_BAND))
+
+    def normalise(self, rgb: np.ndarray, where_mm: np.ndarray | None = None) -> np.ndarray:
+        """Colours as if the paper were pure white and the ink pure black; `where_mm`, the
+        board points (N, 2) the colours were seen at, takes the white of the paper there."""
+        white, black = self.white_at(where_mm), np.array(self.black)
         return (np.asarray(rgb, np.float64) - black) / np.maximum(white - black, 1e-3)
 
 
 NEUTRAL = SheetLight((1.0, 1.0, 1.0), (0.0, 0.0, 0.0))
+# How far the paper's white may stray from the sheet centre's across the board (a share of it).
+WHITE_BAND = 0.35
+# A marker's ring darker than the fitted white by more than this share is under a hand, a die
+# or a shadow, and is left out of the fit.
+SHADED = 0.07
+# The ablation switch of benchmarks/colour_source.py: False reads one white for the whole sheet.
+WHITE_ACROSS_SHEET = True
 
 
 def sheet_light(board: np.ndarray, layout: Layout) -> SheetLight:
     """Paper white and ink black of a rectified board image (BGR uint8) at `layout`'s scale.
 
     White: a band of bare paper 2–6 mm around each marker (the quiet zone the markers need
-    anyway, so nothing is printed or laid there); black: each marker's darkest third. A hand
-    or a die over a marker darkens its band, so the brighter half of the markers decide.
+    anyway, so nothing is printed or laid there), fitted as a plane across the sheet through
+    the markers' rings (they stand at its corners and edges); black: each marker's darkest
+    third. A hand or a die over a marker darkens its band, so the brighter half of the markers
+    give the white at the centre and a ring that lies below the plane is left out of it.
     """
     s = layout.px_per_mm
     h, w = board.shape[:2]
-    whites, blacks = [], []
+    whites, blacks, where = [], [], []
     for cx, cy, side in layout.markers.values():
         outer = side / 2 + 6
         x0, x1 = int((cx - outer) * s), int((cx + outer) * s)
@@ -133,13 +167,51 @@ def sheet_light(board: np.ndarray, layout: Layout) -> SheetLight:
             whites.append(np.median(ring, axis=0))
             lum = ink @ (0.299, 0.587, 0.114)
             blacks.append(np.median(ink[lum <= np.quantile(lum, 1 / 3)], axis=0))
+            where.append((cx, cy))
     if not whites:
         return NEUTRAL
     order = np.argsort([-(x @ (0.299, 0.587, 0.114)) for x in whites])
     keep = order[: max(1, (len(order) + 1) // 2)]
     white = np.median(np.array(whites)[keep], axis=0)
     black = np.median(np.array(blacks)[keep], axis=0)
-    return SheetLight(tuple(white.tolist()), tuple(black.tolist()))  # type: ignore[arg-type]
+    centre = (layout.width / 2, layout.height / 2)
+    flat = SheetLight(tuple(white.tolist()), tuple(black.tolist()), centre=centre)  # type: ignore[arg-type]
+    if not WHITE_ACROSS_SHEET:
+        return flat
+    fitted = _white_plane(np.array(where), np.array(whites), centre)
+    if fitted is None:
+        return flat
+    at_centre, slope = fitted
+    return SheetLight(
+        tuple(at_centre.tolist()),  # type: ignore[arg-type]
+        tuple(black.tolist()),  # type: ignore[arg-type]
+        (tuple(slope[0].tolist()), tuple(slope[1].tolist())),  # type: ignore[arg-type]
+        centre,
+    )
+
+
+def _white_plane(
+    where: np.ndarray, whites: np.ndarray, centre: tuple[float, float]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The paper's white as a plane over the sheet, (white at `centre`, slope (2, 3)), fitted
+    to the markers' rings at `where` (mm) with the shaded ones left out; None when the rings
+    left do not span the sheet (fewer than four, or all on one line)."""
+    used = np.ones(len(where), bool)
+    for _ in range(3):
+        if used.sum() < 4:
+            return None
+        d = where[used] - np.array(centre)
+        design = np.column_stack([np.ones(len(d)), d])
+        if np.linalg.matrix_rank(design) < 3:
+            return None
+        coef = np.linalg.lstsq(design, whites[used], rcond=None)[0]  # (3, 3): centre, slopes
+        full = np.column_stack([np.ones(len(where)), where - np.array(centre)]) @ coef
+        lum = np.array((0.299, 0.587, 0.114))
+        shaded = whites @ lum < (1 - SHADED) * (full @ lum)
+        if np.array_equal(shaded, ~used):
+            break
+        used = ~shaded
+    return coef[0], coef[1:]
 
 
 def distances(lab: np.ndarray, refs: np.ndarray) -> np.ndarray:
@@ -161,13 +233,17 @@ class Palette:
     def limit(self, color: str) -> float:
         return float(self.limits.get(color, MAX_DISTANCE))
 
-    def name(self, rgb: np.ndarray, light: SheetLight = NEUTRAL) -> list[str | None]:
-        """The player colour of each body colour (`body_colors`) seen under `light`."""
+    def name(
+        self, rgb: np.ndarray, light: SheetLight = NEUTRAL, where_mm: np.ndarray | None = None
+    ) -> list[str | None]:
+        """The player colour of each body colour (`body_colors`) seen under `light`, at the
+        board points `where_mm` (N, 2) when known (`SheetLight.normalise`)."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
         names = list(self.colors)
-        d = distances(srgb_to_lab(light.normalise(rgb)), np.array([self.colors[c] for c in names]))
+        lab = srgb_to_lab(light.normalise(rgb, where_mm))
+        d = distances(lab, np.array([self.colors[c] for c in names]))
         out: list[str | None] = []
         for row in d:
             k = int(row.argmin())
@@ -253,7 +329,7 @@ def take_reference(
     board. Returns the palette with every colour that had a die on its square taken anew (the
     others kept from `palette`) and the colours taken."""
     light = sheet_light(board, layout)
-    labs = srgb_to_lab(light.normalise(body_colors(board, boxes)))
+    labs = srgb_to_lab(light.normalise(body_colors(board, boxes), np.asarray(centres_mm)))
     refs: dict[str, list[np.ndarray]] = {}
     for lab, centre in zip(labs, np.asarray(centres_mm).reshape(-1, 2), strict=True):
         color = swatch_at(layout, centre)

@@ -81,7 +81,10 @@ def read_board_image(
     dice = detect(board_image)
     if palette is not None and len(dice):
         light = sheet_light(board_image, cal.layout)
-        dice = replace(dice, color=palette.name(body_colors(board_image, dice.xyxy), light))
+        # Where each die lies, in board mm (rectified pixel i covers mm [i/s, (i+1)/s)).
+        where = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / cal.layout.px_per_mm
+        colors = palette.name(body_colors(board_image, dice.xyxy), light, where)
+        dice = replace(dice, color=colors)
     return read_board(dice, cal.layout, players, cal.camera_position())
 
 
