@@ -98,6 +98,9 @@ def test_eval_command_prints_rows(tmp_path):
     real = tmp_path / "real"
     shutil.copytree(repo / "datasets" / "dice8" / "images" / "val", real / "images")
     shutil.copytree(repo / "datasets" / "dice8" / "labels" / "val", real / "labels")
+    keys = tmp_path / "keys"  # a stress set: any labelled photos, a row of their own
+    shutil.copytree(repo / "datasets" / "dice8" / "images" / "train", keys / "images")
+    shutil.copytree(repo / "datasets" / "dice8" / "labels" / "train", keys / "labels")
     res = subprocess.run(
         [
             sys.executable,
@@ -110,6 +113,8 @@ def test_eval_command_prints_rows(tmp_path):
             str(tmp_path / "synth"),
             "--real-dir",
             str(real),
+            "--photos",
+            str(keys),
             "--json",
         ],
         capture_output=True,
@@ -119,7 +124,8 @@ def test_eval_command_prints_rows(tmp_path):
     )
     assert res.returncode == 0, res.stderr
     rows = json.loads(res.stdout)
-    assert [r["images"] for r in rows] == [2, 2]
+    assert [r["images"] for r in rows] == [2, 2, 6]
+    assert rows[2]["set"] == "keys"
     assert rows[0]["color_acc"] is not None and rows[1]["color_acc"] is None
     assert all(0 <= r["recall"] <= 100 for r in rows)
 

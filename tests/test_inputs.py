@@ -205,9 +205,19 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["synth", "--out", "/proc/alea-nowhere", "--n", "1"], "io.error", "$"),
         (["train", "--epochs", "-1"], "train.bad-option", "$.epochs"),
         (["train", "--lr0", "0"], "train.bad-option", "$.lr0"),
+        (["train", "--board-max-tilt", "60"], "train.bad-option", "$.board_max_tilt"),
         (["eval", "--tables", "/nonexistent"], "eval.no-set", "$.tables"),
+        (["eval", "--photos", "/nonexistent"], "eval.no-set", "$.photos"),
     ],
-    ids=["demo-out", "synth-out", "train-epochs", "train-lr0", "eval-tables"],
+    ids=[
+        "demo-out",
+        "synth-out",
+        "train-epochs",
+        "train-lr0",
+        "train-tilt",
+        "eval-tables",
+        "eval-photos",
+    ],
 )
 def test_long_commands_refuse_bad_options_at_once(args, code, path):
     """#20 (found by a sweep over every command): tracebacks from mkdir and ultralytics, and an

@@ -1,4 +1,5 @@
-"""`alea eval`: print the figures table (synthetic held-out test, real photos test split).
+"""`alea eval`: print the figures table (synthetic held-out test, real photos test split, and
+any other labelled photo sets or table sets named).
 
 The synthetic test set is rendered on first use with a seed no training set uses (default 1000)
 into datasets/generated/, so the figures are reproducible from the command alone.
@@ -27,6 +28,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--imgsz", type=int, default=640, help="0 = native scale")
     reader_args(p)
     p.add_argument(
+        "--photos",
+        nargs="*",
+        default=[],
+        help="more labelled photo sets (images/, labels/ as --real-dir), read as `alea dice` "
+        "reads them, a row each: the stress sets of benchmarks/blender/README.md",
+    )
+    p.add_argument(
         "--tables",
         nargs="*",
         default=[],
@@ -51,7 +59,11 @@ def run(args: argparse.Namespace) -> int:
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
     from scanner.vision.evaluate import evaluate, format_table
 
-    for folder in args.tables or ():  # before minutes of evaluation, not after
+    # Checked before minutes of evaluation, not after.
+    for folder in args.photos or ():
+        if not (Path(folder) / "images").is_dir():
+            raise InputError("eval.no-set", f"no labelled photos at {folder}/images", "$.photos")
+    for folder in args.tables or ():
         if not Path(folder).is_dir():
             raise InputError("eval.no-set", f"no table set at {folder}", "$.tables")
     detector = DiceDetector(
@@ -74,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
     real = Path(args.real_dir)
     if (real / "images").is_dir():
         rows.append(evaluate(detector, real / "images", real / "labels", "realdice test").row())
+    for folder in args.photos or ():
+        path = Path(folder)
+        rows.append(evaluate(detector, path / "images", path / "labels", path.name).row())
     if args.tables:
         from scanner.vision.layout import default_layout
         from scanner.vision.models import board_factor, board_model
