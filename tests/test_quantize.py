@@ -44,3 +44,32 @@ def test_the_int8_detector_reads_a_rendered_board_as_the_float_one_does():
     ]
     assert keys[0] == keys[1]
     assert '"dice": []' not in keys[0]
+
+
+@pytest.mark.slow
+def test_an_int8_board_detector_is_written_with_the_scale_it_reads_the_board_at(tmp_path):
+    """`alea train --stage int8 --int8-px-per-mm S` writes NAME.json beside NAME.onnx, which is
+    what makes the loader shrink the board to S (scanner.vision.models.board_scale)."""
+    import json
+
+    from scanner.vision.models import board_scale
+    from tests.cli import alea
+
+    out = tmp_path / "board.onnx"
+    rc, result, err = alea(
+        "train",
+        "--stage",
+        "int8",
+        "--out",
+        str(MODELS / "dice.onnx"),
+        "--int8-px-per-mm",
+        "1.75",
+        "--int8-out",
+        str(out),
+        "--real-dir",
+        "",
+        timeout=600,
+    )
+    assert rc == 0, err
+    assert json.loads(out.with_suffix(".json").read_text()) == {"px_per_mm": 1.75}
+    assert board_scale(out) == 1.75

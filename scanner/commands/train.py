@@ -12,6 +12,7 @@ reader from runs/face/NAME/last.pt.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -70,7 +71,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         "--int8-px-per-mm",
         type=float,
         default=None,
-        help="--stage int8 of a board detector: the scale it reads the board at",
+        help="--stage int8 of a board detector: the scale it reads the board at (written "
+        "beside --int8-out as NAME.json)",
     )
     p.add_argument("--name", default="dice", help="run name under runs/detect/")
     p.add_argument("--out", default=str(REPO / "models" / "dice.onnx"))
@@ -178,6 +180,11 @@ def run(args: argparse.Namespace) -> int:
         blobs = calibration_images(detector, real_dir=real)
         int8 = quantize_detector(args.out, Path(args.int8_out), blobs, float_nodes(args.out))
         result.update(int8_onnx=str(int8))
+        if args.int8_px_per_mm:
+            # Its sidecar says the scale it reads the board at (scanner.vision.models).
+            sidecar = Path(int8).with_suffix(".json")
+            sidecar.write_text(json.dumps({"px_per_mm": args.int8_px_per_mm}) + "\n")
+            result.update(int8_scale=str(sidecar))
     if args.stage in ("all", "board"):
         from scanner.training.detector import export_onnx, prepare_board, train
         from scanner.vision.detect import DiceDetector
