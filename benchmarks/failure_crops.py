@@ -1,11 +1,14 @@
 """Every die the shipped pipeline gets wrong on a labelled set, as one picture of crops.
 
     python benchmarks/failure_crops.py [--set real|synthetic] [--out docs/failures/real.png]
+    python benchmarks/failure_crops.py --photos datasets/generated/stress/keys [--out F]
 
 Each tile is the die's crop (the face reader's view, 3x) with a caption: `miss 4` (not found),
 `false` (reported where there is no die), `5>4` (value 5 read as 4), `c:grey>-` (colour).
 The real set is `photos_a/test` (reported on, never trained or tuned on); the synthetic one is
-the `alea eval` test set. Prints the counts of each kind of failure.
+the `alea eval` test set; `--photos DIR` is any labelled photo set (images/, labels/: the stress
+sets of benchmarks/blender/README.md), named by its folder. Prints the counts of each kind of
+failure.
 """
 
 from __future__ import annotations
@@ -89,16 +92,21 @@ def montage(items, cols: int = 10, scale: int = 3) -> np.ndarray:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--set", choices=sorted(SETS), default="real")
+    ap.add_argument("--photos", default=None, help="a labelled photo set instead of --set")
     ap.add_argument("--out", default=None, help="PNG to write (default docs/failures/SET.png)")
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--limit", type=int, default=60, help="at most this many tiles")
     args = ap.parse_args()
     det = DiceDetector(imgsz=args.imgsz)
-    items, kinds = failures(det, *SETS[args.set])
-    out = Path(args.out or REPO / "docs" / "failures" / f"{args.set}.png")
+    if args.photos:
+        name, where = Path(args.photos).name, (Path(args.photos), "images", "labels", None)
+    else:
+        name, where = args.set, SETS[args.set]
+    items, kinds = failures(det, *where)
+    out = Path(args.out or REPO / "docs" / "failures" / f"{name}.png")
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), montage(items[: args.limit]))
-    print({"set": args.set, **kinds, "picture": str(out)})
+    print({"set": name, **kinds, "picture": str(out)})
     return 0
 
 
