@@ -92,6 +92,7 @@ CODES: dict[str, str] = {
     "model.unreadable": "the model file cannot be read",
     "model.unloadable": "onnxruntime cannot load the model",
     "dice.conf": "a confidence threshold outside 0..1",
+    "dice.coarse": "a coarse look that is not under the detector's size",
     "dice.imgsz": "an image size that is not a multiple of 32",
     "synth.count": "a scene count out of range",
     "synth.size": "a scene size out of range",

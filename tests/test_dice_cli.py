@@ -87,6 +87,9 @@ def test_bad_options_and_missing_model(photos, tmp_path):
     assert len(res.stderr.strip().splitlines()) == 1
     res = alea(str(d / "table.jpg"), "--conf", "3")
     assert res.returncode == 2 and json.loads(res.stdout)["error"]["code"] == "dice.conf"
+    for coarse in ("640", "16"):  # not under --imgsz; too small to see anything
+        res = alea(str(d / "table.jpg"), "--coarse", coarse)
+        assert res.returncode == 2 and json.loads(res.stdout)["error"]["code"] == "dice.coarse"
     res = alea(str(d / "table.jpg"), "--face", str(tmp_path / "none.onnx"))
     err = json.loads(res.stdout)["error"]
     assert res.returncode == 2 and err["code"] == "model.not-found" and err["path"] == "$.face"

@@ -6,7 +6,8 @@ import argparse
 
 
 def reader_args(p: argparse.ArgumentParser) -> None:
-    """`--conf` and `--face`: the face reader's threshold and model (`alea dice`, `alea eval`)."""
+    """`--conf`, `--face` and `--coarse`: the face reader's threshold and model, and a second,
+    coarser look for dice too big for `--imgsz` (`alea dice`, `alea eval`)."""
     p.add_argument(
         "--conf",
         type=float,
@@ -18,6 +19,23 @@ def reader_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="face reader ONNX (default: models/face.onnx); 'none': the detector alone",
     )
+    p.add_argument(
+        "--coarse",
+        type=int,
+        default=0,
+        help="also look at each photo at this long side, under --imgsz, for dice too big for "
+        "it (close-ups; 320 chosen on validation, see the model card); 0 (default): off",
+    )
+
+
+def check_coarse(coarse: int, imgsz: int) -> None:
+    """`--coarse` is off (0) or a long side from 32 up to under `--imgsz`."""
+    from scanner.errors import InputError
+
+    if coarse and (imgsz == 0 or not 32 <= coarse < imgsz):
+        raise InputError(
+            "dice.coarse", "--coarse must be 0 (off) or from 32 up to under --imgsz", "$.coarse"
+        )
 
 
 def players_arg(values: list[str] | None) -> list[str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from scanner.cli import command, emit
-from scanner.commands._base import reader_args
+from scanner.commands._base import check_coarse, reader_args
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -35,10 +35,15 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("dice.imgsz", "--imgsz must be 0 (native) or 32..4096", "$.imgsz")
     if args.conf is not None and not 0.0 <= args.conf <= 1.0:
         raise InputError("dice.conf", "--conf must be between 0 and 1", "$.conf")
+    check_coarse(args.coarse, args.imgsz)
     # The first image is checked before the model loads: a typo fails fast.
     first = load_image(args.images[0], "$.images[0]")
     detector = DiceDetector(
-        args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf, reader=face_reader(args.face)
+        args.model or DEFAULT_MODEL,
+        imgsz=args.imgsz,
+        conf=args.conf,
+        reader=face_reader(args.face),
+        coarse=args.coarse or None,
     )
     out = []
     for i, path in enumerate(args.images):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from scanner import shipped
 from scanner.cli import command
-from scanner.commands._base import reader_args
+from scanner.commands._base import check_coarse, reader_args
 from scanner.errors import InputError
 
 REALDICE = shipped.REALDICE / "photos_a" / "test"
@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from scanner.vision.evaluate import evaluate, format_table
 
     # Checked before minutes of evaluation, not after.
+    check_coarse(args.coarse, args.imgsz)
     for folder in args.photos or ():
         if not (Path(folder) / "images").is_dir():
             raise InputError("eval.no-set", f"no labelled photos at {folder}/images", "$.photos")
@@ -67,7 +68,11 @@ def run(args: argparse.Namespace) -> int:
         if not Path(folder).is_dir():
             raise InputError("eval.no-set", f"no table set at {folder}", "$.tables")
     detector = DiceDetector(
-        args.model or DEFAULT_MODEL, imgsz=args.imgsz, conf=args.conf, reader=face_reader(args.face)
+        args.model or DEFAULT_MODEL,
+        imgsz=args.imgsz,
+        conf=args.conf,
+        reader=face_reader(args.face),
+        coarse=args.coarse or None,
     )
     rows = []
     synth = Path(args.synth_dir)

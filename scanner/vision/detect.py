@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from scanner.shipped import shipped
-from scanner.vision.boxes import iou_matrix
+from scanner.vision.boxes import box_areas, intersection_matrix, iou_matrix
 from scanner.vision.dice import Dice
 
 DEFAULT_MODEL = shipped("models/dice.onnx")
@@ -39,6 +39,11 @@ READ_CONF, DETECT_CONF = 0.5, 0.35
 # validation values stopped improving (benchmarks/tune_face.py; the model card).
 READ_TURNS = 2
 DEFAULT_IMGSZ = 640
+# A die the coarse look finds is added when it is at least this big at `imgsz` (px; the detector
+# learnt dice of 26–56 px there) and overlaps no die of the fine look by this IoU or more.
+COARSE_SIDE, FINE_SEEN = 48.0, 0.3
+# A pip is a fifth of its die's side: a box inside one this many times its size is a pip.
+PIP_RATIO = 3.0
 
 
 def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
@@ -102,6 +107,27 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.array(keep, dtype=np.int64)
 
 
+def holds(boxes: np.ndarray, cover: float = 0.7) -> tuple[np.ndarray, np.ndarray]:
+    """([i, j] box i lies mostly (`cover` of its area) inside box j, each box's longer side)."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    side = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    inside = intersection_matrix(boxes, boxes)  # [i, j]: box i's area inside box j
+    return inside >= cover * np.maximum(box_areas(boxes)[:, None], 1e-9), side
+
+
+def big_dice_checked(boxes: np.ndarray, kept: np.ndarray, added: np.ndarray) -> np.ndarray:
+    """`kept` less what a coarse look gets wrong. A kept box inside a kept box `PIP_RATIO`
+    times its size or more is a pip of a big die that the fine look took for a die; a box the
+    coarse look `added` that holds a kept die of less than that ratio is a cluster of dice
+    seen as one big die, and the dice in it are what lies there."""
+    within, side = holds(boxes)
+    ratio = side[None, :] / np.maximum(side[:, None], 1e-9)  # [i, j]: j's size over i's
+    pair = within & kept[:, None] & kept[None, :] & ~np.eye(len(boxes), dtype=bool)
+    cluster = (pair & (ratio < PIP_RATIO) & added[None, :]).any(axis=0)
+    pip = (pair & (ratio >= PIP_RATIO) & ~cluster[None, :]).any(axis=1)
+    return kept & ~cluster & ~pip
+
+
 def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300, vote_iou: float = 0.6):
     """(1, 4+6, N) head output -> (boxes xyxy in network pixels, values 1..6, scores).
 
@@ -152,9 +178,12 @@ class DiceDetector:
         colors: bool = True,
         reader: str | os.PathLike | None | bool = True,
         factor: float | None = None,
+        coarse: int | None = None,
     ) -> None:
         """`factor`, when given, scales every image by it instead of to `imgsz`: a detector
-        that learnt the board at a smaller scale than it is rectified at (load_detector)."""
+        that learnt the board at a smaller scale than it is rectified at (load_detector).
+        `coarse`, when given with the face reader and an `imgsz`, is the long side of a second,
+        coarser look at the photo, for dice too big for `imgsz` (`_proposals`)."""
         from scanner.vision.runtime import open_session
 
         self.model = Path(model)
@@ -179,13 +208,18 @@ class DiceDetector:
             )
         self.conf = conf if conf is not None else READ_CONF if self.reader else DETECT_CONF
         self.colors = colors
+        usable = self.reader is not None and not self.fixed and not self.factor and self.imgsz
+        self.coarse = coarse if coarse and usable and coarse < self.imgsz else None
 
-    def forward(self, img: np.ndarray) -> tuple[np.ndarray, float, int, int]:
-        """Raw head output for one BGR image, with the letterbox parameters."""
-        blob, scale, px, py = self.blob(img)
+    def forward(
+        self, img: np.ndarray, imgsz: int | None = None
+    ) -> tuple[np.ndarray, float, int, int]:
+        """Raw head output for one BGR image, with the letterbox parameters; `imgsz` another
+        long side than the detector's own."""
+        blob, scale, px, py = self.blob(img, imgsz)
         return self.session.run(None, {self.input_name: blob})[0], scale, px, py
 
-    def blob(self, img: np.ndarray) -> tuple[np.ndarray, float, int, int]:
+    def blob(self, img: np.ndarray, imgsz: int | None = None) -> tuple[np.ndarray, float, int, int]:
         """The network's input for one BGR image (letterboxed, RGB, NCHW, 0..1), with the
         letterbox parameters; also what int8 calibration feeds (scanner.training.quantize)."""
         if self.fixed:
@@ -201,17 +235,19 @@ class DiceDetector:
                 value=(114, 114, 114),
             )
         else:
-            boxed, scale, px, py = letterbox(img, self.imgsz, factor=self.factor)
+            size = self.imgsz if imgsz is None else imgsz
+            boxed, scale, px, py = letterbox(img, size, factor=self.factor)
         blob = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None]
         return np.ascontiguousarray(blob, dtype=np.float32) / 255.0, scale, px, py
 
-    def candidates(self, img: np.ndarray, conf: float | None = None):
-        """The detector's own boxes (xyxy, the image's pixels), values and scores at `conf`."""
+    def candidates(self, img: np.ndarray, conf: float | None = None, imgsz: int | None = None):
+        """The detector's own boxes (xyxy, the image's pixels), values and scores at `conf`,
+        the photo seen at the long side `imgsz` (default the detector's)."""
         img = to_bgr8(img)
         h, w = img.shape[:2]
         if h < 2 or w < 2:
             return np.zeros((0, 4)), np.zeros(0, np.int64), np.zeros(0)
-        out, scale, px, py = self.forward(img)
+        out, scale, px, py = self.forward(img, imgsz)
         boxes, values, scores = decode(out, self.conf if conf is None else conf, self.iou)
         if not len(values):
             return boxes, values, scores
@@ -264,16 +300,43 @@ class DiceDetector:
             )
         return self._read(img, boxes, np.asarray(others, np.float64).reshape(-1, 4))
 
+    def _proposals(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The boxes the face reader is given for a whole photo, and which the coarse look
+        added. With `coarse`, the photo is also seen at that smaller size: a die that fills a
+        good part of a close-up is too big for the detector at `imgsz` (it learnt dice of
+        26–56 px there, and reads a big die's single pips as ones), and at the coarser size it
+        is a die of the size it learnt. The coarse look adds the dice too big for the fine one
+        (`COARSE_SIDE`) that the fine one did not find (`FINE_SEEN`): on photos of dice of the
+        usual size it adds little (the model card)."""
+        conf = min(PROPOSE_CONF, self.conf)
+        boxes = self.candidates(img, conf)[0]
+        none = np.zeros(len(boxes), bool)
+        if not self.coarse:
+            return boxes, none
+        big = self.candidates(img, conf, self.coarse)[0]
+        if not len(big):
+            return boxes, none
+        h, w = img.shape[:2]
+        side = np.maximum(big[:, 2] - big[:, 0], big[:, 3] - big[:, 1]) * self.imgsz / max(h, w)
+        seen = np.zeros(len(big), bool)
+        if len(boxes):
+            seen = iou_matrix(big, boxes).max(axis=1) >= FINE_SEEN
+        big = big[(side >= COARSE_SIDE) & ~seen]
+        return np.concatenate([boxes, big]), np.r_[none, np.ones(len(big), bool)]
+
     def _read(self, img: np.ndarray, boxes: np.ndarray | None = None, others=None) -> Dice:
         from scanner.vision.face import color_names
 
+        added = None
         if boxes is None:
-            boxes, _, _ = self.candidates(img, min(PROPOSE_CONF, self.conf))
+            boxes, added = self._proposals(img)
         if not len(boxes):
             return Dice.empty()
         assert self.reader is not None  # called only by a detector with a face reader
         p_die, p_value, p_color = self.reader.read(img, boxes, others)
         keep = p_die >= self.conf
+        if added is not None and added.any():
+            keep = big_dice_checked(boxes, keep, added)
         if not keep.any():
             return Dice.empty()
         colors = color_names(p_color[keep]) if self.colors else []
