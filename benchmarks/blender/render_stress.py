@@ -19,7 +19,6 @@ a picture has a label.  See README.md beside this file.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 import sys
@@ -402,42 +401,10 @@ def sample_small_distractors(rng, cam, W, H, dice, p_any=0.35):
         if p is None:
             continue
         yaw = rng.uniform(0, 2 * math.pi)
-        cs, sn = math.cos(yaw), math.sin(yaw)
         if kind == "coins":
-            coins = []
-            for _k in range(int(rng.integers(2, 5))):
-                rr = rng.uniform(8, 13) * MM
-                for _t in range(50):
-                    q = (p.x + rng.uniform(-0.04, 0.04), p.y + rng.uniform(-0.04, 0.04))
-                    if all(
-                        (q[0] - c[0]) ** 2 + (q[1] - c[1]) ** 2 > (rr + c[2] + MM) ** 2
-                        for c in coins
-                    ):
-                        coins.append((q[0], q[1], rr))
-                        break
-            circ = [(x, y, r + MM) for x, y, r in coins]
-            item = dict(
-                kind="coins",
-                coins=coins,
-                metal=[("gold", "copper", "silver")[i] for i in rng.integers(0, 3, len(coins))],
-                thick=[float(rng.uniform(1.5, 2.3) * MM) for _ in coins],
-            )
+            circ, item = rt.coins_item(rng, p)
         else:
-            L = rng.uniform(0.14, 0.18)
-            circ = [(p.x + cs * u, p.y + sn * u, 5 * MM) for u in np.linspace(-L / 2, L / 2, 30)]
-            item = dict(
-                kind="pencil",
-                loc=(p.x, p.y),
-                yaw=yaw,
-                length=L,
-                paint=[
-                    (0.95, 0.72, 0.05),
-                    (0.75, 0.06, 0.05),
-                    (0.1, 0.25, 0.6),
-                    (0.1, 0.45, 0.2),
-                    (0.12, 0.12, 0.12),
-                ][int(rng.integers(5))],
-            )
+            circ, item = rt.pencil_item(rng, p, yaw)
         if all(
             (a - x) ** 2 + (b - y) ** 2 >= (ra + rb) ** 2
             for a, b, ra in circ
@@ -1402,14 +1369,7 @@ def render_image(idx, kind, args, lib, W, H, trees):
 
 
 def main(argv=None):
-    if argv is None:
-        argv = sys.argv[1:]
-        if "--" in argv:
-            argv = argv[argv.index("--") + 1 :]
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("--out", required=True)
+    argv, ap = rt.command_line(argv, __doc__)
     ap.add_argument("--kind", required=True, choices=KINDS + ["all"])
     ap.add_argument("--images", type=int, required=True)
     ap.add_argument("--seed", type=int, required=True)

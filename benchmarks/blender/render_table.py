@@ -726,6 +726,49 @@ def sample_dice(rng, layout, sheet, cam, W, H):
     return players, sets, other_sets, dice, ref
 
 
+def coins_item(rng, c):
+    """2-4 coins in a heap around board point `c` (world x, y): (blocking circles, item)."""
+    coins = []
+    for _k in range(int(rng.integers(2, 5))):
+        rr = rng.uniform(8, 13) * MM
+        for _t in range(50):
+            p = (c.x + rng.uniform(-0.04, 0.04), c.y + rng.uniform(-0.04, 0.04))
+            if all(
+                (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > (rr + q[2] + 1 * MM) ** 2 for q in coins
+            ):
+                coins.append((p[0], p[1], rr))
+                break
+    circ = [(x, y, r + 1 * MM) for x, y, r in coins]
+    item = dict(
+        kind="coins",
+        coins=coins,
+        metal=[("gold", "copper", "silver")[i] for i in rng.integers(0, 3, len(coins))],
+        thick=[float(rng.uniform(1.5, 2.3) * MM) for _ in coins],
+    )
+    return circ, item
+
+
+def pencil_item(rng, c, yaw):
+    """A pencil lying at `c`, turned by `yaw`: (blocking circles along it, item)."""
+    cs, sn = math.cos(yaw), math.sin(yaw)
+    L = rng.uniform(0.14, 0.18)
+    circ = [(c.x + cs * u, c.y + sn * u, 5 * MM) for u in np.linspace(-L / 2, L / 2, 30)]
+    item = dict(
+        kind="pencil",
+        loc=(c.x, c.y),
+        yaw=yaw,
+        length=L,
+        paint=[
+            (0.95, 0.72, 0.05),
+            (0.75, 0.06, 0.05),
+            (0.1, 0.25, 0.6),
+            (0.1, 0.45, 0.2),
+            (0.12, 0.12, 0.12),
+        ][int(rng.integers(5))],
+    )
+    return circ, item
+
+
 def sample_distractors(rng, layout, sheet, dice_xy):
     """0-2 of: card, coins, pencil.  Footprints are circles (world xy, m) kept off dice."""
     kinds = ["card", "coins", "pencil"]
@@ -768,42 +811,9 @@ def sample_distractors(rng, layout, sheet, dice_xy):
                     size=(w, h),
                 )
             elif kind == "coins":
-                coins = []
-                for _k in range(int(rng.integers(2, 5))):
-                    rr = rng.uniform(8, 13) * MM
-                    for _t in range(50):
-                        p = (c.x + rng.uniform(-0.04, 0.04), c.y + rng.uniform(-0.04, 0.04))
-                        if all(
-                            (p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2 > (rr + q[2] + 1 * MM) ** 2
-                            for q in coins
-                        ):
-                            coins.append((p[0], p[1], rr))
-                            break
-                circ = [(x, y, r + 1 * MM) for x, y, r in coins]
-                item = dict(
-                    kind="coins",
-                    coins=coins,
-                    metal=[("gold", "copper", "silver")[i] for i in rng.integers(0, 3, len(coins))],
-                    thick=[float(rng.uniform(1.5, 2.3) * MM) for _ in coins],
-                )
+                circ, item = coins_item(rng, c)
             else:
-                L = rng.uniform(0.14, 0.18)
-                circ = [
-                    (c.x + cs * u, c.y + sn * u, 5 * MM) for u in np.linspace(-L / 2, L / 2, 30)
-                ]
-                item = dict(
-                    kind="pencil",
-                    loc=(c.x, c.y),
-                    yaw=yaw,
-                    length=L,
-                    paint=[
-                        (0.95, 0.72, 0.05),
-                        (0.75, 0.06, 0.05),
-                        (0.1, 0.25, 0.6),
-                        (0.1, 0.45, 0.2),
-                        (0.12, 0.12, 0.12),
-                    ][rng.integers(5)],
-                )
+                circ, item = pencil_item(rng, c, yaw)
             if clear(circ):
                 blocked.extend(circ)
                 out.append(item)
@@ -1639,15 +1649,22 @@ def render_scene(idx, args, layout, W, H):
     return time.time() - t0, times, len(dice)
 
 
-def main(argv=None):
+def command_line(argv, doc):
+    """(the arguments, a parser with `--out`) for a script that may also run under Blender's
+    own executable, which passes the script's arguments after `--`."""
     if argv is None:
         argv = sys.argv[1:]
         if "--" in argv:
             argv = argv[argv.index("--") + 1 :]
     ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--out", required=True)
+    return argv, ap
+
+
+def main(argv=None):
+    argv, ap = command_line(argv, __doc__)
     ap.add_argument("--scenes", type=int, required=True, help="number of scenes to render")
     ap.add_argument("--seed", type=int, required=True)
     ap.add_argument("--samples", type=int, default=24)
