@@ -63,9 +63,9 @@ def test_the_teacher_boxes_replace_true_boxes_it_finds_and_grow_the_others():
 
 
 def test_board_tiles_keep_their_default_boards_and_draw_other_dice_only_when_asked(tmp_path):
-    """The recipe's new options leave the boards it drew before as they were (so the shipped
-    board detector's data still comes out of its recipe), and a random set of dice changes the
-    dice's look, not where they lie."""
+    """The new options at their defaults leave the boards as they were drawn before (so the
+    first board detector's data still comes out of them), a random set of dice changes the
+    dice's look, not where they lie, and a larger lean another camera."""
     from scanner.synth.board_tiles import write_board_tiles
 
     def tiles(name: str, **options) -> tuple[bytes, str]:

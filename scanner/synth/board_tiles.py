@@ -29,16 +29,16 @@ def write_board_tiles(
     random_share: float = 0.0,
 ) -> int:
     """A YOLO dataset of the rectified board as the scanner sees it (class = pips − 1), cut
-        into `tile`-pixel squares. Boards come from mid-game states of random games, under random
-        cameras and light. The board is rectified at the layout's px/mm, as the scanner does; with
-        `px_per_mm` (low, high) each board is then shrunk to a scale drawn in that range, as the
-        detector's letterbox shrinks it (area interpolation), so a detector can learn the board at
-        a cheaper scale. `label_boxes(board, boxes)`, when given, turns the dice's true boxes on the
-        rectified board into the boxes to teach (for example those a detector that reads the board
-        well draws, so a new one learns the same boxes). `max_tilt` bounds the cameras' lean (a
-    webcam on a stand beside the table sees tall dice from the side); `random_share` of the boards
-    draw their dice as a random set of shades and pip colours (`random_dice`), the rest as the
-    table draws the game's dice. Returns the tile count."""
+    into `tile`-pixel squares. Boards come from mid-game states of random games, under random
+    cameras and light. The board is rectified at the layout's px/mm, as the scanner does; with
+    `px_per_mm` (low, high) each board is then shrunk to a scale drawn in that range, as the
+    detector's letterbox shrinks it (area interpolation), so a detector can learn the board at
+    a cheaper scale. `label_boxes(board, boxes)`, when given, turns the dice's true boxes on the
+    rectified board into the boxes to teach (for example those a detector that reads the board
+    well draws, so a new one learns the same boxes). `max_tilt` bounds the cameras' lean (a
+    webcam on a stand beside the table sees tall dice from the side); `random_share` of the
+    boards draw their dice as a random set of shades and pip colours (`random_dice`), the rest
+    as the table draws the game's dice. Returns the tile count."""
     from scanner.vision.calibrate import calibrate
 
     layout = layout or default_layout()

@@ -133,8 +133,6 @@ def prepare(
     real_per_photo: int,
     real_val_photos: int = 20,
     size: int = 320,
-    max_tilt: float | None = None,
-    random_share: float = 0.0,
 ) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 

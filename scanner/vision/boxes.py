@@ -24,6 +24,11 @@ def box_areas(boxes: np.ndarray) -> np.ndarray:
     return (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
 
 
+def box_sides(boxes: np.ndarray) -> np.ndarray:
+    """Each box's longer side: how big a die it holds, whichever way it lies."""
+    return np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+
+
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     inter = intersection_matrix(a, b)
     return inter / (box_areas(a)[:, None] + box_areas(b)[None, :] - inter + 1e-9)

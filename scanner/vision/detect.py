@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from scanner.shipped import shipped
-from scanner.vision.boxes import box_areas, intersection_matrix, iou_matrix
+from scanner.vision.boxes import box_areas, box_sides, intersection_matrix, iou_matrix
 from scanner.vision.dice import Dice
 
 DEFAULT_MODEL = shipped("models/dice.onnx")
@@ -110,9 +110,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
 def holds(boxes: np.ndarray, cover: float = 0.7) -> tuple[np.ndarray, np.ndarray]:
     """([i, j] box i lies mostly (`cover` of its area) inside box j, each box's longer side)."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
-    side = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     inside = intersection_matrix(boxes, boxes)  # [i, j]: box i's area inside box j
-    return inside >= cover * np.maximum(box_areas(boxes)[:, None], 1e-9), side
+    return inside >= cover * np.maximum(box_areas(boxes)[:, None], 1e-9), box_sides(boxes)
 
 
 def big_dice_checked(boxes: np.ndarray, kept: np.ndarray, added: np.ndarray) -> np.ndarray:
@@ -317,7 +316,7 @@ class DiceDetector:
         if not len(big):
             return boxes, none
         h, w = img.shape[:2]
-        side = np.maximum(big[:, 2] - big[:, 0], big[:, 3] - big[:, 1]) * self.imgsz / max(h, w)
+        side = box_sides(big) * self.imgsz / max(h, w)
         seen = np.zeros(len(big), bool)
         if len(boxes):
             seen = iou_matrix(big, boxes).max(axis=1) >= FINE_SEEN
