@@ -174,6 +174,48 @@ def test_swirled_pipless_cubes_are_drawn_only_when_asked():
     assert np.array_equal(default.image, zero.image)
 
 
+def test_world_scenes_are_drawn_only_when_asked():
+    # SceneConfig.world (issue 19) draws keyboards, cards, grids, planks, small and big dice
+    # and leaning cameras; at 0 it must take no random number, or every set rendered before
+    # (the held-out test scenes among them) would change under its figures.
+    default, zero = render_scene((2, 7)), render_scene((2, 7), SceneConfig(world=0.0))
+    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
+    sides, sizes = [], set()
+    for i in range(40):
+        scene = render_scene((3, i), SceneConfig(world=1.0))
+        assert scene.image.shape == (320, 320, 3)
+        for d in scene.dice:
+            x0, y0, x1, y1 = d.box
+            assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 320 and 1 <= d.value <= 6
+            if d.visible == 1.0:
+                sides.append(min(x1 - x0, y1 - y0))
+        sizes.add(len(scene.dice) <= 5)
+    # From crowds of small dice to close-ups of a few big ones.
+    assert min(sides) < 26 and max(sides) > 120 and sizes == {True, False}
+
+
+def test_a_leaning_camera_foreshortens_the_table_and_magnifies_its_near_edge():
+    # The world's oblique views (25-45 degrees): the table is drawn taller than the frame and
+    # the camera squeezes it in, so a square on it comes out shorter than wide, and one near
+    # the camera (the frame's bottom) bigger than the same square far from it.
+    from scanner.synth.scene import _camera, _margin
+
+    w, seen = 320, 240
+    h = 320  # the table drawn at seen / cos(41 degrees)
+    pad = _margin(h, w)
+    canvas = np.full((h + 2 * pad, w + 2 * pad, 3), 0.2, np.float32)
+    square = np.float32([[0, 0], [40, 0], [40, 40], [0, 40]])
+    far, near = (
+        square + np.float32([pad + 140, pad + 10]),
+        square + np.float32([pad + 140, pad + 270]),
+    )
+    _, (f, n) = _camera(np.random.default_rng(1), canvas, [far, near], pad, seen_h=seen)
+    for q in (f, n):
+        width, height = np.ptp(q[:, 0]), np.ptp(q[:, 1])
+        assert height < 0.85 * width
+    assert np.ptp(n[:, 0]) > np.ptp(f[:, 0]) * 1.03
+
+
 def test_tilted_camera_sees_the_table_beyond_the_frame_not_a_mirror_of_it():
     # A grey frame inside a black margin: wherever the tilt shows past the frame's edge the
     # picture must come from the margin (drawn before any die), never from the frame mirrored,

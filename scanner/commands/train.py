@@ -129,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
             "--board-max-tilt must be 0..45 degrees and --board-random-dice a share 0..1",
             "$.board_max_tilt" if not 0 <= args.board_max_tilt <= 45 else "$.board_random_dice",
         )
+    if not 0 <= args.world <= 1:
+        raise InputError("train.bad-option", "--world must be a share 0..1", "$.world")
     if not args.lr0 > 0 or not args.board_lr0 > 0:
         raise InputError("train.bad-option", "--lr0 and --board-lr0 must be above 0", "$.lr0")
     if args.stage != "int8":
@@ -151,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
             real,
             args.real_per_photo,
             size=args.imgsz,
+            world=args.world,
         )
         best = train(
             data,

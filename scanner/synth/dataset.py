@@ -115,7 +115,7 @@ def write_dataset(
         # Validation images use a derived seed so they never coincide with training images.
         split_seed = seed if split == "train" else seed + 7_919
         jobs += [(str(root), split, split_seed, i, cfg) for i in range(count)]
-    workers = workers or min(len(os.sched_getaffinity(0)), 8)
+    workers = workers or min(len(os.sched_getaffinity(0)), 16)
     if workers > 1 and len(jobs) > 8:
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
         with ctx.Pool(workers) as pool:

@@ -11,13 +11,22 @@ surfaces and distractors are drawn by scanner.synth.surfaces.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from scanner.synth.dice import DieStyle, random_style, render_die
-from scanner.synth.surfaces import DISTRACTORS, SURFACE_WEIGHTS, SURFACES, noise
+from scanner.synth.surfaces import (
+    DISTRACTORS,
+    SURFACE_WEIGHTS,
+    SURFACES,
+    UNDER_DICE,
+    WORLD_DISTRACTORS,
+    WORLD_SURFACE_WEIGHTS,
+    WORLD_SURFACES,
+    noise,
+)
 
 # Bumped whenever a seed's pixels or labels change, so rendered sets on disk that an older
 # renderer drew are known stale (scanner.synth.dataset stamps each set with it). 2: the tilted
@@ -47,6 +56,11 @@ class SceneConfig:
     # negatives, swirls that pass for pips. 0 draws nothing, so the default scenes are unchanged.
     blank_marble_share: float = 0.0
     jpeg_share: float = 0.7
+    # Issue 19: the share of scenes drawn from the wider world (`_world`): planks of any wood,
+    # keyboards, cards with pips and grids of squares among the distractors, dice from 14 px
+    # to over half the frame, and some scenes seen 25-45 degrees off vertical. 0 draws none
+    # and takes no random number, so the default scenes keep their pixels.
+    world: float = 0.0
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
     light_shift: bool = True
@@ -134,15 +148,35 @@ def _margin(h: int, w: int) -> int:
     return int(0.06 * min(h, w)) + 2
 
 
-def _camera(rng, img, outlines, pad: int, light_shift: bool = True):
+def _camera(rng, img, outlines, pad: int, light_shift: bool = True, seen_h: int | None = None):
     """Perspective tilt, light colour, blur, noise; returns uint8 BGR and warped outlines.
 
     `img` is the table with `pad` pixels drawn beyond the frame on each side: a tilted camera
     sees some of it. (Mirroring the frame at its border instead drew mirrored copies of the
-    dice near the edge, which no label named.)"""
+    dice near the edge, which no label named.) With `seen_h` the camera looks at the table
+    obliquely: the table, drawn taller than the frame, is foreshortened to `seen_h` rows, and
+    its near edge (the bottom) is magnified against its far edge."""
     h, w = img.shape[0] - 2 * pad, img.shape[1] - 2 * pad
     frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    if rng.random() < 0.6:
+    if seen_h is not None:
+        far, near = pad * 0.9, w * rng.uniform(0.03, 0.12)
+        src = np.array(
+            [
+                [pad - far, pad],
+                [pad + w + far, pad],
+                [pad + w - near, pad + h],
+                [pad + near, pad + h],
+            ],
+            np.float32,
+        )
+        h = seen_h
+        frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+        hm = cv2.getPerspectiveTransform(src, frame)
+        img = cv2.warpPerspective(
+            img, hm, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
+        outlines = [cv2.perspectiveTransform(o[None], hm)[0] for o in outlines]
+    elif rng.random() < 0.6:
         j = rng.uniform(0, 0.05) * min(h, w)
         dst = frame + rng.uniform(-j, j, (4, 2)).astype(np.float32)
         hm = cv2.getPerspectiveTransform(frame + np.float32(pad), dst)
@@ -170,6 +204,24 @@ def _camera(rng, img, outlines, pad: int, light_shift: bool = True):
     return bgr, outlines
 
 
+OBLIQUE_SHARE = 0.35  # of the world's scenes, seen 25-45 degrees off vertical
+
+
+def _world(rng: np.random.Generator, cfg: SceneConfig) -> tuple[SceneConfig, float]:
+    """A world scene's config and camera lean (radians; 0 straight above): a third of the time
+    the table's dice, else small dice in crowds or big ones a few at a time (close-ups)."""
+    regime = rng.random()
+    big = min(200.0, 0.6 * min(cfg.width, cfg.height))
+    if regime < 0.35:
+        scale: dict = {}
+    elif regime < 0.55:
+        scale = {"die_px": (14.0, 26.0), "min_dice": 4, "max_dice": 30}
+    else:
+        scale = {"die_px": (56.0, big), "min_dice": 1, "max_dice": 5}
+    lean = float(np.radians(rng.uniform(25, 45))) if rng.random() < OBLIQUE_SHARE else 0.0
+    return replace(cfg, distractors=(1, 5), **scale), lean
+
+
 def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) -> Scene:
     """Render one scene; the same seed and config always give the same pixels and labels.
 
@@ -178,14 +230,24 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     """
     cfg = cfg or SceneConfig()
     rng = np.random.default_rng(seed)
-    h, w = cfg.height, cfg.width
-    surface = SURFACES[rng.choice(len(SURFACES), p=SURFACE_WEIGHTS)]
+    surfaces, weights, distractors = SURFACES, SURFACE_WEIGHTS, DISTRACTORS
+    lean = 0.0
+    world = bool(cfg.world) and rng.random() < cfg.world
+    if world:
+        surfaces, weights, distractors = WORLD_SURFACES, WORLD_SURFACE_WEIGHTS, WORLD_DISTRACTORS
+        cfg, lean = _world(rng, cfg)
+    # Seen obliquely, the frame shows a table taller than itself, foreshortened by cos(lean).
+    table = replace(cfg, height=int(round(cfg.height / np.cos(lean)))) if lean else cfg
+    h, w = table.height, table.width
+    surface = surfaces[rng.choice(len(surfaces), p=weights)]
     img = surface(rng, h, w).astype(np.float32)
 
     n = int(rng.integers(cfg.min_dice, cfg.max_dice + 1))
     base = rng.uniform(*cfg.die_px)  # dice in one photo share a scale, with small variation
     sizes = [float(np.clip(base * rng.uniform(0.92, 1.08), *cfg.die_px)) for _ in range(n)]
-    centres = _place(rng, cfg, n, sizes)
+    # A leaning camera sees each die's near side face: room for it between the dice.
+    room = 1 + 0.6 * np.tan(lean)
+    centres = [(x, y, sz / room) for x, y, sz in _place(rng, table, n, [s * room for s in sizes])]
 
     styles: list[DieStyle] = []
     for _x, _y, size in centres:
@@ -194,14 +256,18 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
             style = DieStyle(**{**style.__dict__, "blank": True})
             if cfg.blank_marble_share and rng.random() < cfg.blank_marble_share:
                 style = DieStyle(**{**style.__dict__, "marble": float(rng.uniform(0.3, 1.0))})
+        if lean:  # every die shows the side facing the camera, as tall as tan(lean) of it
+            style = replace(style, tilt=(0.0, float(size * np.tan(lean) * rng.uniform(0.85, 1.15))))
         styles.append(style)
 
     # Distractors first, kept off the dice so every label stays fully visible.
     avoid = np.zeros((h, w), np.float32)
     for x, y, size in centres:
         cv2.circle(avoid, (int(x), int(y)), int(size * 0.9), 1.0, -1)
+    bare = np.zeros_like(avoid)
     for _ in range(rng.integers(cfg.distractors[0], cfg.distractors[1] + 1)):
-        img = DISTRACTORS[rng.integers(len(DISTRACTORS))](rng, img, avoid)
+        draw = distractors[rng.integers(len(distractors))]
+        img = draw(rng, img, bare if world and draw in UNDER_DICE else avoid)
 
     # The surface and distractors go on beyond the frame (mirrored: no die is there yet), so
     # the tilted camera never sees past the table's edge; dice and shadows are drawn after.
@@ -220,12 +286,22 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
         composite(
             img, None, sa, x + np.cos(sh_dir) * sh_len * size, y + np.sin(sh_dir) * sh_len * size
         )
-    outlines = []
-    for (x, y, _size), (rgb, alpha, outline) in zip(centres, patches, strict=True):
+    outlines: list = [None] * len(centres)
+    # Far dice first, so a near die hides the far one's side face (draws as before when the
+    # camera does not lean: every die is drawn in its own order then).
+    order = (
+        sorted(range(len(centres)), key=lambda i: centres[i][1]) if lean else range(len(centres))
+    )
+    for i in order:
+        (x, y, _size), (rgb, alpha, outline) = centres[i], patches[i]
         x0, y0 = composite(img, rgb, alpha, x, y)
-        outlines.append(outline + np.array([x0, y0], np.float32))
+        outlines[i] = outline + np.array([x0, y0], np.float32)
 
-    bgr, outlines = _camera(rng, img, outlines, pad, cfg.light_shift)
+    bgr, outlines = _camera(rng, img, outlines, pad, cfg.light_shift, cfg.height if lean else None)
+    h = cfg.height
+    if lean and h == w and rng.random() < 0.5:  # the camera at the table's side, not its foot
+        bgr = np.ascontiguousarray(bgr.transpose(1, 0, 2))
+        outlines = [o[:, ::-1].copy() for o in outlines]
     if rng.random() < cfg.jpeg_share:
         ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 96))])
         bgr = cv2.imdecode(buf, cv2.IMREAD_COLOR)

@@ -174,3 +174,232 @@ def _coin(rng, img, mask_avoid):
 
 
 DISTRACTORS = (_hand, _card, _coin)
+
+
+# ---------------------------------------------------------------- the wider world (issue 19)
+# What real tables showed the camera and the scenes above never drew: wood from walnut to
+# birch in planks, keyboards, playing cards with pips, grids of squares. Drawn only in a
+# scene's "world" share (scanner.synth.scene.SceneConfig.world), so the default scenes and
+# every set rendered from them keep their pixels.
+
+
+def wood_planks(rng, h, w):
+    """Wood of any shade from near-black walnut to pale birch, in planks with seams, knots and
+    grain of varying tightness: the table most players have, and the one that hid dice."""
+    hue = rng.uniform(0.0, 1.0)
+    value = rng.uniform(0.12, 0.85)
+    base = np.array((value, value * (0.62 + 0.15 * hue), value * (0.36 + 0.2 * hue)), np.float32)
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    ang = rng.uniform(0, np.pi)
+    across = -x * np.sin(ang) + y * np.cos(ang)
+    plank = rng.uniform(40, 220)
+    index = np.floor((across + rng.uniform(0, plank)) / plank)
+    shift = (np.sin(index * 12.9898) * 43758.5453) % 1.0  # each plank its own shade and grain
+    warp = noise(rng, h, w, rng.uniform(20, 60)) * rng.uniform(10, 40)
+    freq = rng.uniform(0.08, 0.6)
+    grain = 0.5 + 0.5 * np.sin((across + warp + shift * 50) * freq)
+    fine = noise(rng, h, w, rng.uniform(1.5, 4))
+    k = 0.75 + rng.uniform(0.1, 0.35) * grain + 0.1 * fine + 0.12 * (shift - 0.5)
+    seam = (np.abs(((across + plank * 0.5) % plank) - plank * 0.5) > plank * 0.5 - 1.2) & (
+        rng.random() < 0.7
+    )
+    k = np.where(seam, k * 0.45, k)
+    img = base * k[..., None]
+    for _ in range(rng.integers(0, 3)):  # knots
+        c = (int(rng.integers(0, w)), int(rng.integers(0, h)))
+        r = int(rng.uniform(4, 18))
+        knot = np.zeros((h, w), np.float32)
+        cv2.ellipse(knot, c, (r, int(r * 0.6)), float(np.degrees(ang)), 0, 360, 1.0, -1)
+        knot = cv2.GaussianBlur(knot, (0, 0), r / 3)
+        img = img * (1 - 0.5 * knot[..., None])
+    return np.clip(img, 0, 1)
+
+
+def _layer(rng, img, mask_avoid, draw, size):
+    """Draw `draw(layer, alpha, size)` on a square canvas, turn it by a random angle, drop it
+    at a random place and blend it in, kept off the dice (`mask_avoid`)."""
+    h, w = img.shape[:2]
+    rgb = np.zeros((size, size, 3), np.float32)
+    alpha = np.zeros((size, size), np.float32)
+    draw(rgb, alpha)
+    centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+    m = cv2.getRotationMatrix2D((size / 2, size / 2), float(rng.uniform(0, 360)), 1.0)
+    m[:, 2] += np.array(centre) - size / 2
+    rgb = cv2.warpAffine(rgb, m, (w, h), flags=cv2.INTER_LINEAR)
+    a = cv2.warpAffine(alpha, m, (w, h), flags=cv2.INTER_LINEAR) * (1 - mask_avoid)
+    return img * (1 - a[..., None]) + rgb * a[..., None]
+
+
+def _keys(rng, img, mask_avoid):
+    """A keyboard: rows of rounded keycaps the size of dice, each with a letter, on a deck;
+    laptop keys were read as dice, up to 14 in one photo."""
+    pitch = rng.uniform(18, 64)
+    cols, rows = int(rng.integers(4, 14)), int(rng.integers(2, 6))
+    size = int(pitch * (max(cols, rows) + 2) * 1.5)
+    dark = rng.random() < 0.6
+    cap = np.float32(rng.uniform(0.03, 0.2) if dark else rng.uniform(0.72, 0.95))
+    tint = (1 + rng.normal(0, 0.04, 3)).astype(np.float32)
+    ink = np.float32(0.9 if dark else 0.15)
+    deck = tint * np.float32(rng.uniform(0.1, 0.8))
+    key = pitch * rng.uniform(0.78, 0.9)
+
+    def draw(rgb, alpha):
+        x0 = (size - cols * pitch) / 2
+        y0 = (size - rows * pitch) / 2
+        cv2.rectangle(
+            rgb,
+            (int(x0 - pitch * 0.3), int(y0 - pitch * 0.3)),
+            (int(x0 + cols * pitch + pitch * 0.3), int(y0 + rows * pitch + pitch * 0.3)),
+            tuple(float(c) for c in deck),
+            -1,
+        )
+        cv2.rectangle(
+            alpha,
+            (int(x0 - pitch * 0.3), int(y0 - pitch * 0.3)),
+            (int(x0 + cols * pitch + pitch * 0.3), int(y0 + rows * pitch + pitch * 0.3)),
+            1.0,
+            -1,
+        )
+        r = max(1, int(key * rng.uniform(0.08, 0.25)))
+        for j in range(rows):
+            stagger = pitch * rng.uniform(0, 0.5) * (j % 2)
+            for i in range(cols):
+                if rng.random() < 0.08:
+                    continue
+                cx, cy = x0 + stagger + (i + 0.5) * pitch, y0 + (j + 0.5) * pitch
+                a, b = int(cx - key / 2), int(cy - key / 2)
+                c, d = int(cx + key / 2), int(cy + key / 2)
+                shade = cap * tint * np.float32(rng.uniform(0.92, 1.08))
+                col = tuple(float(v) for v in shade)
+                cv2.rectangle(rgb, (a + r, b), (c - r, d), col, -1, cv2.LINE_AA)
+                cv2.rectangle(rgb, (a, b + r), (c, d - r), col, -1, cv2.LINE_AA)
+                for px, py in ((a + r, b + r), (c - r, b + r), (a + r, d - r), (c - r, d - r)):
+                    cv2.circle(rgb, (px, py), r, col, -1, cv2.LINE_AA)
+                edge = tuple(float(v) * 0.7 for v in shade)
+                cv2.line(rgb, (a + r, d), (c - r, d), edge, max(1, int(key * 0.06)), cv2.LINE_AA)
+                glyph = str(rng.choice(list("QWERTYUIOPASDFGHJKLZXCVBNM1234567890")))
+                _text(
+                    rgb,
+                    glyph,
+                    (int(cx - key * 0.3), int(cy + key * 0.05)),
+                    float(key / 45),
+                    (float(ink),) * 3,
+                    max(1, int(key / 25)),
+                )
+
+    return _layer(rng, img, mask_avoid, draw, size)
+
+
+def _suit(rgb, suit: int, cx: float, cy: float, s: float, col) -> None:
+    """One card suit symbol of size `s` at (cx, cy): diamond, heart, club or spade."""
+    c = tuple(float(v) for v in col)
+    if suit == 0:
+        pts = np.array([[cx, cy - s], [cx + s * 0.7, cy], [cx, cy + s], [cx - s * 0.7, cy]])
+        cv2.fillPoly(rgb, [pts.astype(np.int32)], c, cv2.LINE_AA)
+        return
+    lobe = max(1, int(s * 0.45))
+    if suit == 2:  # club: three balls and a stem
+        for dx, dy in ((0, -0.45), (-0.45, 0.1), (0.45, 0.1)):
+            cv2.circle(rgb, (int(cx + dx * s), int(cy + dy * s)), lobe, c, -1, cv2.LINE_AA)
+    else:  # heart (point down) or spade (point up)
+        sign = 1 if suit == 1 else -1
+        for dx in (-0.4, 0.4):
+            cv2.circle(rgb, (int(cx + dx * s), int(cy - sign * 0.2 * s)), lobe, c, -1, cv2.LINE_AA)
+        tri = np.array(
+            [
+                [cx - s * 0.85, cy - sign * 0.05 * s],
+                [cx + s * 0.85, cy - sign * 0.05 * s],
+                [cx, cy + sign * s],
+            ]
+        )
+        cv2.fillPoly(rgb, [tri.astype(np.int32)], c, cv2.LINE_AA)
+    if suit in (2, 3):
+        cv2.line(rgb, (int(cx), int(cy)), (int(cx), int(cy + s)), c, max(1, int(s * 0.2)))
+
+
+def _pip_card(rng, img, mask_avoid):
+    """A playing card: white, rounded, with its rank's suit symbols in two or three columns
+    and the rank in the corners; cards were read as dice (precision 76 % on a set with cards)."""
+    cw = rng.uniform(45, 160)
+    ch = cw * 1.4
+    size = int(ch * 1.5)
+    paper = np.float32(rng.uniform(0.82, 0.98)) * (1 + rng.normal(0, 0.02, 3)).astype(np.float32)
+    suit = int(rng.integers(4))
+    ink = (0.75, 0.08, 0.1) if suit in (0, 1) else (0.05, 0.05, 0.06)
+    rank = int(rng.integers(1, 11))
+
+    def draw(rgb, alpha):
+        x0, y0 = (size - cw) / 2, (size - ch) / 2
+        pts = cv2.boxPoints(((size / 2, size / 2), (cw, ch), 0)).astype(np.int32)
+        cv2.fillPoly(rgb, [pts], tuple(float(v) for v in paper), cv2.LINE_AA)
+        cv2.fillPoly(alpha, [pts], 1.0, cv2.LINE_AA)
+        s = cw * rng.uniform(0.08, 0.13)
+        cols = [0.5] if rank <= 3 else [0.3, 0.7]
+        per = int(np.ceil(rank / len(cols)))
+        left = rank
+        for cx in cols:
+            k = min(per, left)
+            left -= k
+            for j in range(k):
+                cy = 0.5 if k == 1 else 0.2 + 0.6 * j / (k - 1)
+                _suit(rgb, suit, x0 + cx * cw, y0 + cy * ch, s, ink)
+        label = "A" if rank == 1 else str(rank)
+        _text(rgb, label, (int(x0 + cw * 0.05), int(y0 + ch * 0.12)), float(cw / 160), ink, 1)
+
+    return _layer(rng, img, mask_avoid, draw, size)
+
+
+def _tile_grid(rng, img, mask_avoid):
+    """A grid of squares the size of dice (a printed track, tiles, a chequered board), some
+    holding a dot, a few dots or a number: the squares a detector must not take for faces."""
+    cell = rng.uniform(16, 70)
+    n = int(rng.integers(3, 9))
+    size = int(cell * (n + 2) * 1.5)
+    a_col = rng.uniform(0.1, 0.95, 3).astype(np.float32)
+    b_col = rng.uniform(0.1, 0.95, 3).astype(np.float32)
+    line = np.float32(rng.uniform(0.0, 0.3))
+    chequer = rng.random() < 0.5
+
+    def draw(rgb, alpha):
+        x0 = y0 = (size - n * cell) / 2
+        for j in range(n):
+            for i in range(n):
+                col = b_col if chequer and (i + j) % 2 else a_col
+                p0 = (int(x0 + i * cell), int(y0 + j * cell))
+                p1 = (int(x0 + (i + 1) * cell), int(y0 + (j + 1) * cell))
+                cv2.rectangle(rgb, p0, p1, tuple(float(v) for v in col), -1)
+                cv2.rectangle(rgb, p0, p1, (float(line),) * 3, max(1, int(cell * 0.05)))
+                cx, cy = (p0[0] + p1[0]) / 2, (p0[1] + p1[1]) / 2
+                what = rng.random()
+                ink = tuple(float(v) for v in rng.uniform(0, 1, 3))
+                if what < 0.25:  # dots, like pips on a face
+                    for _ in range(int(rng.integers(1, 4))):
+                        dx, dy = rng.uniform(-0.25, 0.25, 2) * cell
+                        cv2.circle(
+                            rgb,
+                            (int(cx + dx), int(cy + dy)),
+                            max(1, int(cell * 0.08)),
+                            ink,
+                            -1,
+                            cv2.LINE_AA,
+                        )
+                elif what < 0.45:
+                    _text(
+                        rgb,
+                        str(int(rng.integers(1, 13))),
+                        (int(cx - cell * 0.25), int(cy + cell * 0.15)),
+                        float(cell / 50),
+                        ink,
+                        max(1, int(cell / 30)),
+                    )
+        cv2.rectangle(alpha, (int(x0), int(y0)), (int(x0 + n * cell), int(y0 + n * cell)), 1.0, -1)
+
+    return _layer(rng, img, mask_avoid, draw, size)
+
+
+WORLD_SURFACES = (wood_planks, wood, _cloth, _paper, _board)
+WORLD_SURFACE_WEIGHTS = (0.4, 0.1, 0.15, 0.15, 0.2)
+WORLD_DISTRACTORS = (_hand, _card, _coin, _keys, _pip_card, _tile_grid)
+# What lies flat on the table: in the world's scenes the dice lie on it, so it is drawn whole
+# (kept off the dice, it left a bare ring round every die: a cue no real table gives).
+UNDER_DICE = (_card, _coin, _keys, _pip_card, _tile_grid)

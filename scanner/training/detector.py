@@ -133,18 +133,22 @@ def prepare(
     real_per_photo: int,
     real_val_photos: int = 20,
     size: int = 320,
+    world: float = 0.0,
 ) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 
     The last `real_val_photos` photos of real train/ are held out as validation tiles; the real
-    test/ split is never read here.
+    test/ split is never read here. `world`: the share of scenes from the wider world
+    (`SceneConfig.world`).
     """
     from scanner.synth.dataset import write_dataset, write_yaml
     from scanner.synth.scene import SceneConfig
 
     synth = out / "synth"
     if not (synth / "data.yaml").exists():
-        write_dataset(synth, synth_n, seed, synth_val, SceneConfig(width=size, height=size))
+        write_dataset(
+            synth, synth_n, seed, synth_val, SceneConfig(width=size, height=size, world=world)
+        )
     train_list = [str((synth / "images" / "train").resolve())]
     val_list = [str((synth / "images" / "val").resolve())]
     if real_dir is not None:
