@@ -24,7 +24,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scanner.vision.detect import DiceDetector, load_image  # noqa: E402
+from scanner.vision.detect import PHOTO_MODEL, DiceDetector, load_image  # noqa: E402
 from scanner.vision.evaluate import images_in, match, read_truth  # noqa: E402
 from scanner.vision.face import face_crops  # noqa: E402
 
@@ -97,7 +97,7 @@ def main() -> int:
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--limit", type=int, default=60, help="at most this many tiles")
     args = ap.parse_args()
-    det = DiceDetector(imgsz=args.imgsz)
+    det = DiceDetector(PHOTO_MODEL, imgsz=args.imgsz)
     if args.photos:
         name, where = Path(args.photos).name, (Path(args.photos), "images", "labels", None)
     else:

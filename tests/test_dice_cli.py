@@ -113,3 +113,21 @@ def test_finds_rendered_dice(photos):
     assert len(found) >= len(truth) - 1 and len(found) <= len(truth) + 1
     common = sum(min(truth.count(v), found.count(v)) for v in range(1, 7))
     assert common >= len(truth) - 1
+
+
+def test_dice_reads_close_ups_with_the_photo_detector(tmp_path):
+    # `alea dice` opens models/photos.onnx, the detector that learnt the wider world's big
+    # dice; the table's detector (models/dice.onnx) learnt dice of 26-56 px and finds none of
+    # these 120-160 px dice.
+    scene = render_scene(
+        32, SceneConfig(width=640, height=480, min_dice=3, max_dice=3, die_px=(120.0, 160.0))
+    )
+    cv2.imwrite(str(tmp_path / "close.jpg"), scene.image)
+    found = {}
+    for model in (None, "models/dice.onnx"):
+        extra = ("--model", model) if model else ()
+        r = alea(str(tmp_path / "close.jpg"), *extra)
+        assert r.returncode == 0, r.stderr
+        found[model] = sorted(d["value"] for d in json.loads(r.stdout)["images"][0]["dice"])
+    assert found[None] == sorted(d.value for d in scene.dice)
+    assert len(found["models/dice.onnx"]) < 3

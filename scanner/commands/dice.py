@@ -15,7 +15,7 @@ from scanner.commands._base import check_coarse, reader_args
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (any size, aspect)")
-    p.add_argument("--model", default=None, help="ONNX detector (default: models/dice.onnx)")
+    p.add_argument("--model", default=None, help="ONNX detector (default: models/photos.onnx)")
     p.add_argument(
         "--imgsz",
         type=int,
@@ -29,7 +29,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 @command("dice", "Detect dice (value, player colour, box) in photos.", _arguments)
 def run(args: argparse.Namespace) -> int:
     from scanner.errors import InputError
-    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader, load_image
+    from scanner.vision.detect import PHOTO_MODEL, DiceDetector, face_reader, load_image
 
     if args.imgsz != 0 and not 32 <= args.imgsz <= 4096:
         raise InputError("dice.imgsz", "--imgsz must be 0 (native) or 32..4096", "$.imgsz")
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     # The first image is checked before the model loads: a typo fails fast.
     first = load_image(args.images[0], "$.images[0]")
     detector = DiceDetector(
-        args.model or DEFAULT_MODEL,
+        args.model or PHOTO_MODEL,
         imgsz=args.imgsz,
         conf=args.conf,
         reader=face_reader(args.face),

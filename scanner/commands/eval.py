@@ -20,7 +20,11 @@ REALDICE = shipped.REALDICE / "photos_a" / "test"
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", default=None, help="ONNX detector (default: models/dice.onnx)")
+    p.add_argument(
+        "--model",
+        default=None,
+        help="ONNX detector (default: models/photos.onnx for photos, models/dice.onnx for tables)",
+    )
     p.add_argument("--synth-dir", default=str(shipped.DATASETS / "generated" / "synth_test"))
     p.add_argument("--synth-n", type=int, default=300, help="synthetic test images")
     p.add_argument("--synth-seed", type=int, default=1000, help="never used for training")
@@ -56,7 +60,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from scanner.synth.dataset import ensure_test_set
     from scanner.synth.scene import photo_config
-    from scanner.vision.detect import DEFAULT_MODEL, DiceDetector, face_reader
+    from scanner.vision.detect import DEFAULT_MODEL, PHOTO_MODEL, DiceDetector, face_reader
     from scanner.vision.evaluate import evaluate, format_table
 
     # Checked before minutes of evaluation, not after.
@@ -68,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         if not Path(folder).is_dir():
             raise InputError("eval.no-set", f"no table set at {folder}", "$.tables")
     detector = DiceDetector(
-        args.model or DEFAULT_MODEL,
+        args.model or PHOTO_MODEL,
         imgsz=args.imgsz,
         conf=args.conf,
         reader=face_reader(args.face),

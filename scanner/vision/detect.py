@@ -28,7 +28,14 @@ from scanner.shipped import shipped
 from scanner.vision.boxes import box_areas, box_sides, intersection_matrix, iou_matrix
 from scanner.vision.dice import Dice
 
+# The detector at the table: the rectified board, read at its own scale (`alea scan`, the live
+# loop, the board's tables in `alea eval`).
 DEFAULT_MODEL = shipped("models/dice.onnx")
+# The detector for dice anywhere in photos (`alea dice`, the photo rows of `alea eval`): the
+# table's detector fine-tuned on the wider world's scenes as well (keyboards, cards, grids,
+# wood, close-ups, leaning cameras). Two, because on validation each was the better one on its
+# own kind of picture (model card, "Detector v4").
+PHOTO_MODEL = shipped("models/photos.onnx")
 NUM_VALUES = 6
 # Boxes the face reader judges: low, so a die the detector is unsure of still reaches it.
 PROPOSE_CONF = 0.1
