@@ -230,7 +230,9 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     """
     cfg = cfg or SceneConfig()
     rng = np.random.default_rng(seed)
-    surfaces, weights, distractors = SURFACES, SURFACE_WEIGHTS, DISTRACTORS
+    surfaces: tuple = SURFACES
+    weights: tuple = SURFACE_WEIGHTS
+    distractors: tuple = DISTRACTORS
     lean = 0.0
     world = bool(cfg.world) and rng.random() < cfg.world
     if world:
