@@ -262,7 +262,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
             style = replace(style, tilt=(0.0, float(size * np.tan(lean) * rng.uniform(0.85, 1.15))))
         styles.append(style)
 
-    # Distractors first, kept off the dice so every label stays fully visible.
+    # Distractors first, kept off the dice so every label stays fully visible; in the world's
+    # scenes what lies flat (UNDER_DICE) is drawn whole, the dice lying on it.
     avoid = np.zeros((h, w), np.float32)
     for x, y, size in centres:
         cv2.circle(avoid, (int(x), int(y)), int(size * 0.9), 1.0, -1)
