@@ -24,6 +24,7 @@ from scanner.synth.dice import (
     luminance,
     random_style,
     render_die,
+    side_values,
 )
 from scanner.synth.scene import SceneConfig, render_scene
 
@@ -192,6 +193,44 @@ def test_world_scenes_are_drawn_only_when_asked():
         sizes.add(len(scene.dice) <= 5)
     # From crowds of small dice to close-ups of a few big ones.
     assert min(sides) < 26 and max(sides) > 120 and sizes == {True, False}
+
+
+@pytest.mark.parametrize("top", range(1, 7))
+def test_side_faces_carry_the_values_a_real_die_has_around_its_top(top):
+    rng = np.random.default_rng(top)
+    for _ in range(20):
+        ring = side_values(rng, top)
+        assert sorted(ring + (top, 7 - top)) == [1, 2, 3, 4, 5, 6]
+        for i in range(4):  # neighbours on the ring are neighbours on the die, never opposite
+            assert ring[i] + ring[(i + 1) % 4] != 7 and ring[i] + ring[(i + 2) % 4] == 7
+
+
+def test_a_leaning_camera_sees_pips_on_the_side_faces_it_is_shown():
+    # White pips on a dark body, tilted so the side face is as tall as the top: with `sides`
+    # the side face below the top face holds pip-white pixels, without them none.
+    base = random_style(np.random.default_rng(0), 5, 60.0)
+    style = DieStyle(
+        **{
+            **base.__dict__,
+            "body": (0.1, 0.2, 0.6),
+            "pip": (0.95, 0.95, 0.93),
+            "angle": 0.0,
+            "tilt": (0.0, 50.0),
+            "marble": 0.0,
+            "gloss": 0.0,
+        }
+    )
+    plain, _, _ = render_die(style, np.random.default_rng(1))
+    pipped, alpha, _ = render_die(
+        DieStyle(**{**style.__dict__, "sides": (2, 6, 5, 1)}), np.random.default_rng(1)
+    )
+    size = pipped.shape[0]
+    # The face seen is the +v one (6): below the top face, which ends 5 px under the middle.
+    band = (slice(size // 2 + 10, size // 2 + 50), slice(size // 2 - 25, size // 2 + 25))
+    assert (plain[band].min(axis=2) > 0.6).sum() == 0
+    assert (pipped[band].min(axis=2) > 0.5).sum() > 30
+    top = (slice(size // 2 - 50, size // 2 - 10), slice(size // 2 - 25, size // 2 + 25))
+    assert np.array_equal(plain[top], pipped[top])  # the top face is not touched
 
 
 def test_a_leaning_camera_foreshortens_the_table_and_magnifies_its_near_edge():

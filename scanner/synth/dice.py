@@ -78,6 +78,21 @@ class DieStyle:
     gloss: float  # specular strength 0..1
     marble: float  # 0 plain, up to 1 swirled two-tone plastic
     blank: bool = False  # a pip-less cube: a negative that teaches "pips make a die"
+    # The values on the side faces beyond the top face's edges +u, +v, -u, -v (`side_values`);
+    # empty: plain side faces, as every die was drawn before.
+    sides: tuple[int, ...] = ()
+
+
+def side_values(rng: np.random.Generator, top: int) -> tuple[int, int, int, int]:
+    """The four faces around `top` in ring order, as a real die has them: opposite faces sum to
+    seven, so the ring is a, b, 7 - a, 7 - b with neither a nor b being top or its opposite.
+    A leaning camera sees one or two of them, pips and all, and must still read the top."""
+    ring = [v for v in range(1, 7) if v not in (top, 7 - top)]
+    a = int(rng.choice(ring))
+    b = int(rng.choice([v for v in ring if v not in (a, 7 - a)]))
+    order = [a, b, 7 - a, 7 - b]
+    k = int(rng.integers(4))
+    return tuple(order[k:] + order[:k])  # type: ignore[return-value]
 
 
 # Least luminance difference between pips and body. Renderer 2 gave 15 % of bright dice light
@@ -183,6 +198,39 @@ def _box_sdf(u: np.ndarray, v: np.ndarray, corner: float) -> np.ndarray:
     return outside + inside - corner
 
 
+def _side_pips(style: DieStyle, side_rgb, px, py, aa: float):
+    """`side_rgb` with the pips of each side face the tilt shows (`style.sides`). A side face is
+    the top face's edge swept along the tilt: each pixel's place on it, (a along the edge, t
+    along the tilt), solves p = corner + a * edge + t * tilt, and the face's pips are circles
+    in (a, 2t - 1), as on the top face."""
+    c, s = np.cos(style.angle), np.sin(style.angle)
+    half = style.side / 2.0
+    tx, ty = style.tilt
+    pip = np.array(style.pip, dtype=np.float32) * 0.65
+    out = np.array(side_rgb, dtype=np.float32, copy=True)
+    for (nu, nv), value in zip(((1, 0), (0, 1), (-1, 0), (0, -1)), style.sides, strict=True):
+        nx, ny = (c * nu - s * nv), (s * nu + c * nv)  # the edge's outward normal in the image
+        if nx * tx + ny * ty <= 0:
+            continue  # this face looks away from the camera
+        ex, ey = -ny * half, nx * half  # half the edge, in pixels
+        ox, oy = nx * half - tx / 2, ny * half - ty / 2  # the edge's middle on the top face
+        det = ex * ty - ey * tx
+        if abs(det) < 1e-6:
+            continue
+        qx, qy = px - ox, py - oy
+        a = (qx * ty - qy * tx) / det
+        t = (ex * qy - ey * qx) / det
+        b = 2 * t - 1
+        inside = (np.abs(a) < 1) & (t > 0) & (t < 1)
+        d = np.full(a.shape, 9.0, dtype=np.float32)
+        for cx, cy in PIP_LAYOUTS[value]:
+            d = np.minimum(d, np.hypot(a - cx, b - cy) - style.pip_radius)
+        squeeze = min(1.0, np.hypot(tx, ty) / style.side)  # the face is seen edge-on at low tilt
+        pip_a = (np.clip(0.5 - d / (aa / squeeze), 0, 1) * inside)[..., None]
+        out = out * (1 - pip_a) + pip * pip_a
+    return out
+
+
 def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | None = None):
     """Draw one die on a transparent square patch.
 
@@ -268,6 +316,8 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
 
     # Side face: darker body colour, only where the top face is not.
     side_rgb = albedo * (0.35 + 0.25 * max(0.0, -(tx * lx + ty * ly)) / (np.hypot(tx, ty) + 1e-6))
+    if style.sides and not style.blank and np.hypot(tx, ty) > 0.15 * style.side:
+        side_rgb = _side_pips(style, side_rgb, px, py, aa)
     rgb = rgb * alpha_top[..., None] + side_rgb * (1 - alpha_top[..., None])
 
     if ss > 1:

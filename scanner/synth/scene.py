@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from scanner.synth.dice import DieStyle, random_style, render_die
+from scanner.synth.dice import DieStyle, random_style, render_die, side_values
 from scanner.synth.surfaces import (
     DISTRACTORS,
     SURFACE_WEIGHTS,
@@ -61,6 +61,10 @@ class SceneConfig:
     # to over half the frame, and some scenes seen 25-45 degrees off vertical. 0 draws none
     # and takes no random number, so the default scenes keep their pixels.
     world: float = 0.0
+    # The world's dice wear pips on their side faces too (`dice.side_values`), as a leaning
+    # camera sees them. False draws plain side faces and takes no random number: the world's
+    # scenes as photos.onnx learnt them.
+    side_pips: bool = False
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
     light_shift: bool = True
@@ -260,6 +264,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
                 style = DieStyle(**{**style.__dict__, "marble": float(rng.uniform(0.3, 1.0))})
         if lean:  # every die shows the side facing the camera, as tall as tan(lean) of it
             style = replace(style, tilt=(0.0, float(size * np.tan(lean) * rng.uniform(0.85, 1.15))))
+        if world and cfg.side_pips:
+            style = replace(style, sides=side_values(rng, style.value))
         styles.append(style)
 
     # Distractors first, kept off the dice so every label stays fully visible; in the world's
