@@ -216,8 +216,8 @@ def wood_planks(rng, h, w):
 
 
 def _layer(rng, img, mask_avoid, draw, size):
-    """Draw `draw(layer, alpha, size)` on a square canvas, turn it by a random angle, drop it
-    at a random place and blend it in, kept off the dice (`mask_avoid`)."""
+    """`draw(rgb, alpha)` on a `size`-pixel square canvas, turned by a random angle, dropped at
+    a random place and blended in, kept off `mask_avoid`."""
     h, w = img.shape[:2]
     rgb = np.zeros((size, size, 3), np.float32)
     alpha = np.zeros((size, size), np.float32)
