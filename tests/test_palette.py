@@ -262,3 +262,27 @@ def test_eval_reads_a_table_set_with_and_without_its_reference(tmp_path, detect)
     assert rows["table palette"]["color_acc"] == 100.0
     assert rows["reader colours"]["images"] == 2 and rows["reader colours"]["no_board"] == 0
     assert rows["table palette"]["color_acc_black_pips"] == 100.0
+
+
+def test_the_body_is_read_on_the_top_face_a_leaning_camera_sees():
+    """Far from the point below a leaning camera, a die's box holds its side faces too; the
+    window the body is read in must lie on the top face, not in the box's middle."""
+    state = next(mid_game_states(12, LAY))
+    frame = render_table(state, 12, max_tilt=30)
+    cal = calibrate(frame.image, LAY)
+    camera = cal.camera_position()
+    s = LAY.px_per_mm
+    def to_board(pts):
+        return cal.board_to_rectified(cal.image_to_board(pts))
+
+    boxes = frame.boxes(to_board)
+    faces = P.top_faces(boxes, LAY, camera)
+    tops = to_board(frame.project(np.array([[d.x, d.y, -LAY.die_size] for d in frame.dice])))
+    off_box = np.linalg.norm((boxes[:, :2] + boxes[:, 2:]) / 2 - tops, axis=1)
+    off_face = np.linalg.norm((faces[:, :2] + faces[:, 2:]) / 2 - tops, axis=1)
+    far = off_box > 0.1 * LAY.die_size * s  # the dice the parallax pushes out the most
+    assert far.sum() >= 3
+    assert (off_face[far] < 0.25 * off_box[far]).all()
+    assert (off_face < 0.05 * LAY.die_size * s).all()
+    # Without the camera's position, the box itself.
+    assert np.array_equal(P.top_faces(boxes, LAY, None), boxes)

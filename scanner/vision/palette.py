@@ -5,8 +5,9 @@ each game colour with one pip colour and its own light, and on dice and light it
 reads pips and casts instead of bodies. At a real table players replace lost dice, so a die's
 player colour must come from its body, whatever its pips. Here:
 
-1. `body_colors`: the median colour of the pixels of each die's top face that are not pips
-   (pips are the minority that stands out in lightness, darker or lighter than the body);
+1. `body_colors`: the median colour of the pixels of each die's top face (`top_faces`: where
+   a leaning camera sees it) that are not pips (pips are the minority that stands out in
+   lightness, darker or lighter than the body);
 2. `sheet_light`: the same frame's paper white and marker black, sampled around the printed
    markers, which every frame shows; the white is fitted as a plane across the sheet through
    the markers at its corners and edges, and each die is divided by the white where it lies:
@@ -51,6 +52,9 @@ BUILT_IN_LAB: dict[str, tuple[float, float, float]] = {
 # The share of a top face's middle that is searched for the body: the middle keeps clear of the
 # rim, the side faces a tilted camera shows, and the shadow.
 FACE_MIDDLE = 0.6
+# The ablation switch of benchmarks/colour_source.py: False reads the body in the middle of the
+# die's box, as before `top_faces`.
+TOP_FACE = True
 
 
 def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
@@ -67,14 +71,42 @@ def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     )
 
 
+def top_faces(
+    boxes: np.ndarray, layout: Layout, camera: tuple[float, float, float] | None
+) -> np.ndarray:
+    """(N, 4) where each die's top face is seen in a rectified board, from its box (rectified
+    pixels) and the camera's position (`Calibration.camera_position`, board mm).
+
+    A die's box spans its footprint and its raised top face, which the camera sees pushed away
+    from the point below it: far out on the board of a leaning camera the box is a third longer
+    than the die, and the middle of the box reaches the darker side faces. The box's centre
+    stands for a point half a die up (as in `zones.locate`); the top face, a die up, lies on
+    the same ray from the camera, and is seen enlarged by its nearness. Without a camera
+    position, the box itself."""
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
+    if camera is None or not TOP_FACE or not len(boxes):
+        return boxes
+    cx, cy, height = camera
+    die, s = layout.die_size, layout.px_per_mm
+    if height <= 2 * die:
+        return boxes
+    centre_mm = ((boxes[:, :2] + boxes[:, 2:]) / 2 + 0.5) / s
+    foot = np.array([cx, cy])
+    top_mm = foot + (centre_mm - foot) * (height - die / 2) / (height - die)
+    half = die * s * height / (height - die) / 2
+    half = np.minimum(half, (boxes[:, 2:] - boxes[:, :2]).min(axis=1, keepdims=True) / 2)
+    top = top_mm * s - 0.5
+    return np.concatenate([top - half, top + half], axis=1)
+
+
 def body_colors(img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(N, 3) RGB 0..1: the colour of each die's body in `img` (BGR uint8), pips left out.
+    """(N, 3) RGB 0..1: the colour of each die's body in `img` (BGR uint8), pips left out;
+    `boxes` frame the die's top face (`top_faces`) or the whole die.
 
     In the middle of the box, the median lightness lies on the body (pips cover at most a
     quarter of it); the pips are the pixels on the far side of halfway to the extreme that lies
     farther from that median (dark pips or light ones, whichever this die has), glints are the
-    brightest twentieth. The body is the median colour of the rest.
-    """
+    brightest twentieth. The body is the median colour of the rest."""
     boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
     h, w = img.shape[:2]
     out = np.zeros((len(boxes), 3))
@@ -322,14 +354,17 @@ def take_reference(
     centres_mm: np.ndarray,
     layout: Layout,
     palette: Palette | None = None,
+    camera: tuple[float, float, float] | None = None,
 ) -> tuple[Palette, list[str]]:
     """Learn the colours of the dice lying on the sheet's swatch squares of a rectified board.
 
-    `boxes` are the detected dice (rectified pixels) and `centres_mm` where each lies on the
-    board. Returns the palette with every colour that had a die on its square taken anew (the
-    others kept from `palette`) and the colours taken."""
+    `boxes` are the detected dice (rectified pixels), `centres_mm` where each lies on the
+    board and `camera` where the camera is (`top_faces`). Returns the palette with every colour
+    that had a die on its square taken anew (the others kept from `palette`) and the colours
+    taken."""
     light = sheet_light(board, layout)
-    labs = srgb_to_lab(light.normalise(body_colors(board, boxes), np.asarray(centres_mm)))
+    faces = top_faces(boxes, layout, camera)
+    labs = srgb_to_lab(light.normalise(body_colors(board, faces), np.asarray(centres_mm)))
     refs: dict[str, list[np.ndarray]] = {}
     for lab, centre in zip(labs, np.asarray(centres_mm).reshape(-1, 2), strict=True):
         color = swatch_at(layout, centre)

@@ -17,7 +17,7 @@ import numpy as np
 from scanner.vision.board import BoardReading, read_board
 from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate, spread_warning
 from scanner.vision.dice import Dice
-from scanner.vision.palette import Palette, body_colors, sheet_light, take_reference
+from scanner.vision.palette import Palette, body_colors, sheet_light, take_reference, top_faces
 from scanner.vision.tracking import Calibrator
 
 Detect = Callable[[np.ndarray], Dice]
@@ -83,7 +83,8 @@ def read_board_image(
         light = sheet_light(board_image, cal.layout)
         # Where each die lies, in board mm (rectified pixel i covers mm [i/s, (i+1)/s)).
         where = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / cal.layout.px_per_mm
-        colors = palette.name(body_colors(board_image, dice.xyxy), light, where)
+        faces = top_faces(dice.xyxy, cal.layout, cal.camera_position())
+        colors = palette.name(body_colors(board_image, faces), light, where)
         dice = replace(dice, color=colors)
     return read_board(dice, cal.layout, players, cal.camera_position())
 
@@ -99,7 +100,9 @@ def learn_colors(
 
     reading = read_board_image(board_image, cal, at_full_scale(detect), None)
     dice = reading.dice
-    return take_reference(board_image, dice.xyxy, dice.data["center_mm"], cal.layout, palette)
+    return take_reference(
+        board_image, dice.xyxy, dice.data["center_mm"], cal.layout, palette, cal.camera_position()
+    )
 
 
 def with_image_boxes(dice: Dice, cal: Calibration) -> Dice:
