@@ -42,6 +42,10 @@ def _recipe_options(p: argparse.ArgumentParser, stage: str, prefix: str) -> None
         text = helps.get(key, "")
         if key.endswith("dir"):  # folders are the checkout's
             group.add_argument(option, default=str(REPO / value), help=text)
+        elif isinstance(value, bool):  # --KEY / --no-KEY
+            group.add_argument(
+                option, action=argparse.BooleanOptionalAction, default=value, help=text
+            )
         elif isinstance(value, list):
             kind = type(value[0])
             group.add_argument(option, type=kind, nargs=len(value), default=tuple(value), help=text)
@@ -129,8 +133,10 @@ def run(args: argparse.Namespace) -> int:
             "--board-max-tilt must be 0..45 degrees and --board-random-dice a share 0..1",
             "$.board_max_tilt" if not 0 <= args.board_max_tilt <= 45 else "$.board_random_dice",
         )
-    if not 0 <= args.world <= 1:
-        raise InputError("train.bad-option", "--world must be a share 0..1", "$.world")
+    for share in ("world", "face_world"):
+        if not 0 <= getattr(args, share) <= 1:
+            option = "--" + share.replace("_", "-")
+            raise InputError("train.bad-option", f"{option} must be a share 0..1", f"$.{share}")
     if not args.lr0 > 0 or not args.board_lr0 > 0:
         raise InputError("train.bad-option", "--lr0 and --board-lr0 must be above 0", "$.lr0")
     if args.stage != "int8":
@@ -154,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
             args.real_per_photo,
             size=args.imgsz,
             world=args.world,
+            side_pips=args.side_pips,
         )
         best = train(
             data,
@@ -240,6 +247,8 @@ def run(args: argparse.Namespace) -> int:
             args.face_seed,
             real,
             hard_n=args.face_hard_n,
+            world=args.face_world,
+            side_pips=args.face_side_pips,
         )
         best = face_train.train(
             train_set,

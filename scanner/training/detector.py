@@ -134,12 +134,14 @@ def prepare(
     real_val_photos: int = 20,
     size: int = 320,
     world: float = 0.0,
+    side_pips: bool = False,
 ) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 
     The last `real_val_photos` photos of real train/ are held out as validation tiles; the real
     test/ split is never read here. `world`: the share of scenes from the wider world
-    (`SceneConfig.world`).
+    (`SceneConfig.world`), whose dice show pips on their sides with `side_pips`. A set on disk
+    is kept as it is: other scenes need another `out`.
     """
     from scanner.synth.dataset import write_dataset, write_yaml
     from scanner.synth.scene import SceneConfig
@@ -147,7 +149,11 @@ def prepare(
     synth = out / "synth"
     if not (synth / "data.yaml").exists():
         write_dataset(
-            synth, synth_n, seed, synth_val, SceneConfig(width=size, height=size, world=world)
+            synth,
+            synth_n,
+            seed,
+            synth_val,
+            SceneConfig(width=size, height=size, world=world, side_pips=side_pips),
         )
     train_list = [str((synth / "images" / "train").resolve())]
     val_list = [str((synth / "images" / "val").resolve())]

@@ -14,6 +14,7 @@ numbers. The cutting itself is scanner.training.face_data's.
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -44,19 +45,25 @@ def prepare(
     board_val: int = 40,
     board_copies: int = 3,
     hard_n: int = 0,
+    world: float = 0.0,
+    side_pips: bool = False,
 ) -> tuple[CropSet, dict[str, CropSet]]:
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
 
     Synthetic scenes are like the held-out test set's (640 px, 4–40 dice) but from their own
-    seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset).
+    seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset). With
+    `world`, that share of them (validation scenes too) comes from the wider world
+    (`SceneConfig.world`, its dice with pips on their sides with `side_pips`).
     """
     from scanner.synth.dataset import renderer_of, write_dataset
     from scanner.synth.scene import RENDERER, photo_config
 
     synth = out / "synth"
     new_renderer = renderer_of(synth) != RENDERER
-    if (synth / "data.yaml").exists() and (new_renderer or _counts(synth) != (synth_n, synth_val)):
-        # Drawn by an older renderer, or for another number of scenes: its scenes and the
+    config = photo_config(world=world, side_pips=side_pips)
+    drawn = _drawn(synth) != _scenes(config, synth_n, synth_val)
+    if (synth / "data.yaml").exists() and (new_renderer or drawn):
+        # Drawn by an older renderer, or for other scenes: its scenes and the
         # crops cut from them are redone, and after a new renderer the board frames' crops
         # too (scanner.synth.table draws its dice with the same code).
         names = ["train", "val_synth", "val_real"]
@@ -66,7 +73,8 @@ def prepare(
         for name in names:
             (out / f"crops_{name}.npz").unlink(missing_ok=True)
     if not (synth / "data.yaml").exists():
-        write_dataset(synth, synth_n, seed, synth_val, photo_config())
+        write_dataset(synth, synth_n, seed, synth_val, config)
+        (synth / "scenes.json").write_text(json.dumps(_scenes(config, synth_n, synth_val)))
     for cached in out.glob("crops_*.npz"):
         with np.load(cached) as z:
             stale = z["light"].shape[1] != N_LIGHT
@@ -164,6 +172,20 @@ def hard_negatives(out: Path, cached: Path, n: int, seed: int, detector, copies:
     )
     crops.save(cached)
     return crops
+
+
+def _scenes(config, train: int, val: int) -> dict:
+    """What a rendered reader set holds: scene counts and the wider world's share."""
+    return {"train": train, "val": val, "world": config.world, "side_pips": config.side_pips}
+
+
+def _drawn(synth: Path) -> dict:
+    """`_scenes` of a set on disk (sets drawn before it was written hold no wider world)."""
+    try:
+        return json.loads((synth / "scenes.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        train, val = _counts(synth)
+        return {"train": train, "val": val, "world": 0.0, "side_pips": False}
 
 
 def _counts(synth: Path) -> tuple[int, int]:
