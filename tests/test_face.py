@@ -241,6 +241,27 @@ def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
     assert np.array_equal(three.value[: len(two)], two.value)
 
 
+def test_face_data_drawn_for_another_world_is_redone(tmp_path):
+    """`--face-world` and `--face-side-pips` ask for other scenes: a set drawn without them is
+    drawn again, and one drawn with them is kept."""
+    from scanner.training.face_sets import prepare
+
+    def first_scene() -> bytes:
+        return sorted((tmp_path / "synth" / "images" / "train").iterdir())[0].read_bytes()
+
+    prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0)
+    plain = first_scene()
+    prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, world=1.0)
+    world = first_scene()
+    assert world != plain
+    again, _ = prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, world=1.0)
+    assert first_scene() == world and len(again) > 0
+    prepare(
+        tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, world=1.0, side_pips=True
+    )
+    assert first_scene() != world
+
+
 def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
     from scanner.training.face_data import CropSet
     from scanner.training.face_sets import prepare

@@ -272,6 +272,7 @@ def test_the_body_is_read_on_the_top_face_a_leaning_camera_sees():
     cal = calibrate(frame.image, LAY)
     camera = cal.camera_position()
     s = LAY.px_per_mm
+
     def to_board(pts):
         return cal.board_to_rectified(cal.image_to_board(pts))
 
