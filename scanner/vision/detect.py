@@ -346,4 +346,12 @@ class DiceDetector:
         if not keep.any():
             return Dice.empty()
         colors = color_names(p_color[keep]) if self.colors else []
-        return Dice(boxes[keep], p_value[keep].argmax(1) + 1, np.clip(p_die[keep], 0, 1), colors)
+        p_die, p_value, p_color = p_die[keep], p_value[keep], p_color[keep]
+        confidence, data = np.clip(p_die, 0, 1), {}
+        sure = self.reader.certainty
+        if sure is not None:
+            # How often such a reading is right (scanner.vision.certainty); the value's alone
+            # is kept for a board whose colours the table's palette names.
+            confidence = sure.of(p_die, p_value, p_color if self.colors else None)
+            data["value_confidence"] = sure.of(p_die, p_value, None)
+        return Dice(boxes[keep], p_value.argmax(1) + 1, confidence, colors, data)

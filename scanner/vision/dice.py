@@ -27,7 +27,9 @@ from scanner.rules.components import PLAYER_COLORS
 
 Box = tuple[float, float, float, float]
 # The per-die fields the board stage adds, and how each one is stored.
-ARRAY_FIELDS = {"center_mm": 2, "image_xyxy": 4}  # float arrays (N, k)
+# `value_confidence`: how sure the value alone is (scanner.vision.certainty), for dice whose
+# colour the table's palette names.
+ARRAY_FIELDS = {"center_mm": 2, "image_xyxy": 4, "value_confidence": 1}  # float arrays (N, k)
 LIST_FIELDS = ("building", "pedestal")  # lists with None for "not in one"
 
 

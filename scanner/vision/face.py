@@ -194,6 +194,10 @@ class FaceReader:
         shape = inputs["crop"]
         self.size = int(shape[2]) if isinstance(shape[2], int) else CROP
         self.turns = turns
+        # What its readings' scores mean (scanner.vision.certainty), when fitted for it.
+        from scanner.vision import certainty
+
+        self.certainty = certainty.load(model)
 
     @classmethod
     def load(

@@ -85,7 +85,8 @@ def read_board_image(
         where = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / cal.layout.px_per_mm
         faces = top_faces(dice.xyxy, cal.layout, cal.camera_position())
         colors = palette.name(body_colors(board_image, faces), light, where)
-        dice = replace(dice, color=colors)
+        sure = dice.data.get("value_confidence")  # the colour is no longer the reader's
+        dice = replace(dice, color=colors, confidence=dice.confidence if sure is None else sure)
     return read_board(dice, cal.layout, players, cal.camera_position())
 
 
