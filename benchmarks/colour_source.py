@@ -17,9 +17,11 @@ for the whole sheet besides.
 other, as at a table lit by a bulb and a window. `--max-tilt` lets the camera lean further (the
 dice's sides show more: `palette.top_faces`). `--others` lays a die of no player's colour (white,
 black, red, ...) on two of the game frame's empty swatch squares: each must come out unknown
-(None). Seeds from 7000 are used by no training, validation or test set. Prints colour accuracy
-over matched dice of the players' colours, the share of the other dice named unknown, and the
-share of frames whose dice are all found and the right colour.
+(None). `--drop-reference` leaves one colour's die out of each reference frame, as when a player
+forgets to set one down or the camera misses it: that colour is not in the palette. Seeds from
+7000 are used by no training, validation or test set. Prints colour accuracy over matched dice
+of the players' colours, the share of the other dice named unknown, and the share of frames
+whose dice are all found and the right colour.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from scanner.synth.arrange import TrueDie  # noqa: E402
 from scanner.synth.dice import OTHER_COLORS  # noqa: E402
 from scanner.synth.table import mid_game_states, random_dice, render_table  # noqa: E402
 from scanner.vision import palette as P  # noqa: E402
+from scanner.vision import scan as S  # noqa: E402
 from scanner.vision.calibrate import BoardNotFound, calibrate  # noqa: E402
 from scanner.vision.layout import default_layout  # noqa: E402
 from scanner.vision.palette import BUILT_IN  # noqa: E402
@@ -58,9 +61,12 @@ ROWS: dict[str, dict] = {
     "built-in palette": {},
     "table palette, one white": {**BEFORE, "WHITE_ACROSS_SHEET": False},
     "table palette, session 17": BEFORE,
+    "table palette, untaken colours unknown": {"READER_FOR_UNTAKEN": False},
     "table palette": {},
 }
-SHIPPED = {k: getattr(P, k) for k in ("WHITE_ACROSS_SHEET", "TOP_FACE")}
+# Each switch and the module it lives in.
+SWITCHES = {"WHITE_ACROSS_SHEET": P, "TOP_FACE": P, "READER_FOR_UNTAKEN": S}
+SHIPPED = {k: getattr(module, k) for k, module in SWITCHES.items()}
 
 
 def lamps(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
@@ -99,6 +105,9 @@ def main(argv=None) -> int:
     ap.add_argument("--lamps", action="store_true", help="two lamps light each scene (`lamps`)")
     ap.add_argument("--max-tilt", type=float, default=None, help="camera lean, degrees (20)")
     ap.add_argument("--others", action="store_true", help="two dice of no player's colour a frame")
+    ap.add_argument(
+        "--drop-reference", action="store_true", help="one colour's reference die left out a frame"
+    )
     args = ap.parse_args(argv)
 
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
@@ -129,8 +138,12 @@ def main(argv=None) -> int:
         empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
         look = (args.seed, n)
         tilt = {} if args.max_tilt is None else {"max_tilt": args.max_tilt}
+        set_down = squares
+        if args.drop_reference:  # one colour's die was not set down on its square
+            gone = int(np.random.default_rng((args.seed, n, 7)).integers(len(squares)))
+            set_down = squares[:gone] + squares[gone + 1 :]
         ref = render_table(
-            empty, (args.seed, n, 1), look=look, dice=replace(dice, loose=squares), **tilt
+            empty, (args.seed, n, 1), look=look, dice=replace(dice, loose=set_down), **tilt
         )
         game_dice = dice
         if args.others:
@@ -161,7 +174,7 @@ def main(argv=None) -> int:
         truth = [d.player if d.player in PLAYER_COLORS else None for d in game.dice]
         for name, switches in rows.items():
             for key, value in {**SHIPPED, **switches}.items():
-                setattr(P, key, value)
+                setattr(SWITCHES[key], key, value)
             palette = {"reader": None, "built-in palette": BUILT_IN}.get(name)
             if name not in ("reader", "built-in palette"):
                 palette, _ = learn_colors(ref_cal.rectify(ref_image), ref_cal, detect)
@@ -179,7 +192,7 @@ def main(argv=None) -> int:
             counts[(name, "frames ok")] += ok == len(pairs) == len(game.dice)
             counts[(name, "frames")] += 1
         for key, value in SHIPPED.items():
-            setattr(P, key, value)
+            setattr(SWITCHES[key], key, value)
     table = []
     for name in rows:
         d, f = counts[(name, "dice")], counts[(name, "frames")]
@@ -198,7 +211,7 @@ def main(argv=None) -> int:
             }
         )
     head = {"frames": args.frames, "seed": args.seed, "lamps": args.lamps}
-    head |= {"max_tilt": args.max_tilt, "others": args.others}
+    head |= {"max_tilt": args.max_tilt, "others": args.others, "drop": args.drop_reference}
     print(json.dumps({**head, "no_board": counts["no board"]}))
     print("| colour from | dice | colour right | other dice | named unknown | frames all right |")
     print("|---|---|---|---|---|---|")

@@ -206,6 +206,35 @@ def test_reference_taken_at_the_table_then_dice_read_by_it(seed, detect):
         assert die.color == (truth.player if truth.player in PLAYER_COLORS else None), truth
 
 
+def test_a_colour_the_palette_never_took_is_the_readers(detect, monkeypatch):
+    """A player forgot to set a die on their square (or the camera missed it): the palette has
+    no blue, and the blue dice keep the reader's colour instead of coming out unknown."""
+    from scanner.vision import scan
+
+    ref, game = frames(9108)  # four blue dice
+    cal = calibrate(ref.image, LAY)
+    palette, _ = learn_colors(cal.rectify(ref.image), cal, detect)
+    no_blue = P.Palette(
+        {c: v for c, v in palette.colors.items() if c != "blue"},
+        {c: v for c, v in palette.limits.items() if c != "blue"},
+        "table",
+    )
+    reader = scan_image(game.image, cal, detect).dice
+    filled = scan_image(game.image, replace(cal, palette=no_blue), detect).dice
+    monkeypatch.setattr(scan, "READER_FOR_UNTAKEN", False)
+    unknown = scan_image(game.image, replace(cal, palette=no_blue), detect).dice
+    blue = [i for i, c in enumerate(reader.color) if c == "blue"]
+    assert len(blue) >= 2 and len(filled) == len(reader)
+    assert all(filled.color[i] == "blue" for i in blue)
+    assert all(unknown.color[i] is None for i in blue)
+    # The colours the palette took are still its own, the others' are not the reader's.
+    assert [c for i, c in enumerate(filled.color) if i not in blue] == [
+        c for i, c in enumerate(unknown.color) if i not in blue
+    ]
+    # Those blue dice are as sure as the reader's reading of them, colour and all.
+    assert np.allclose(filled.confidence[blue], reader.confidence[blue])
+
+
 def test_palette_cli_writes_the_colours_into_the_profile(tmp_path, detect):
     ref, game = frames(9103)
     cv2.imwrite(str(tmp_path / "ref.jpg"), ref.image)

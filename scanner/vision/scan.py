@@ -68,6 +68,11 @@ def scan_image(
     return reading
 
 
+# The ablation switch of benchmarks/colour_source.py (--drop-reference): False leaves a die of a
+# colour the palette never took unknown.
+READER_FOR_UNTAKEN = True
+
+
 def read_board_image(
     board_image: np.ndarray,
     cal: Calibration,
@@ -77,15 +82,26 @@ def read_board_image(
 ) -> BoardReading:
     """Detect on an already rectified board and read it (the live loop rectifies once per frame
     and shares the image with the stability check). With a `palette` taken at this table, each
-    die's colour is its body's against the palette (scanner.vision.palette), not the reader's."""
+    die's colour is its body's against the palette (scanner.vision.palette), not the reader's;
+    a die the palette cannot name, read by the reader as a colour the palette never took, keeps
+    the reader's colour (`READER_FOR_UNTAKEN`)."""
     dice = detect(board_image)
     if palette is not None and len(dice):
         light = sheet_light(board_image, cal.layout)
         # Where each die lies, in board mm (rectified pixel i covers mm [i/s, (i+1)/s)).
         where = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / cal.layout.px_per_mm
         faces = top_faces(dice.xyxy, cal.layout, cal.camera_position())
-        colors = palette.name(body_colors(board_image, faces), light, where)
-        sure = dice.data.get("value_confidence")  # the colour is no longer the reader's
+        named = palette.name(body_colors(board_image, faces), light, where)
+        # A colour the palette never took (its die was not found on its square, or not set
+        # down) is one it cannot name: there the reader's colour stands, as without a palette.
+        fill = [
+            READER_FOR_UNTAKEN and n is None and r is not None and r not in palette.colors
+            for r, n in zip(dice.color, named, strict=True)
+        ]
+        colors = [r if f else n for r, n, f in zip(dice.color, named, fill, strict=True)]
+        sure = dice.data.get("value_confidence")  # the palette's colours are not the reader's
+        if sure is not None:
+            sure = np.where(np.array(fill)[:, None], dice.confidence[:, None], sure)[:, 0]
         dice = replace(dice, color=colors, confidence=dice.confidence if sure is None else sure)
     return read_board(dice, cal.layout, players, cal.camera_position())
 
