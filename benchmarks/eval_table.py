@@ -1,7 +1,7 @@
 """Whole-pipeline figures on held-out synthetic table frames: photo → board state.
 
     python benchmarks/eval_table.py [--frames 200] [--seed 9000] [--imgsz 0]
-        [--model M] [--board-px-per-mm S] [--max-tilt 20] [--random-dice]
+        [--model M] [--board-px-per-mm S] [--finder] [--max-tilt 20] [--random-dice]
 
 Each frame is a mid-game board state from a random simulated game (2–5 players), drawn with a
 random camera pose, light and sensor (scanner.synth.table), never seen in training (its seeds
@@ -67,11 +67,16 @@ def evaluate(
     board_px_per_mm: float | None = None,
     max_tilt: float = MAX_TILT_DEG,
     random_sets: bool = False,
+    find: bool = False,
 ) -> dict:
-    from scanner.vision.models import BOARD_MODEL, load_detector
+    from scanner.vision.models import BOARD_MODEL, finder, load_detector
 
     layout = default_layout()
-    if board_px_per_mm is None:
+    if find:
+        from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
+
+        detect = DiceDetector(model or DEFAULT_MODEL, imgsz=0, finder=finder(layout.px_per_mm))
+    elif board_px_per_mm is None:
         detect = load_detector(model, imgsz, layout.px_per_mm)
     else:
         from scanner.vision.detect import DiceDetector
@@ -114,6 +119,7 @@ def evaluate(
         "imgsz": imgsz,
         "detector": str(getattr(detect, "model", None)),
         "board_scale": getattr(detect, "factor", None),
+        "finder": str(getattr(getattr(detect, "finder", None), "model", None)),
         "max_tilt": max_tilt,
         "random_dice": random_sets,
         "failures": failures,
@@ -138,6 +144,11 @@ if __name__ == "__main__":
         help="run --model (default the board detector) on the board shrunk to this scale",
     )
     ap.add_argument(
+        "--finder",
+        action="store_true",
+        help="the shipped board detector finds the dice, --model (the detector) boxes them",
+    )
+    ap.add_argument(
         "--max-tilt", type=float, default=MAX_TILT_DEG, help="the cameras' largest lean, degrees"
     )
     ap.add_argument(
@@ -145,6 +156,13 @@ if __name__ == "__main__":
     )
     a = ap.parse_args()
     result = evaluate(
-        a.frames, a.seed, a.imgsz, a.model, a.board_px_per_mm, a.max_tilt, a.random_dice
+        a.frames,
+        a.seed,
+        a.imgsz,
+        a.model,
+        a.board_px_per_mm,
+        a.max_tilt,
+        a.random_dice,
+        a.finder,
     )
     print(json.dumps(result, indent=1))

@@ -243,6 +243,66 @@ def test_the_board_detector_is_picked_with_its_scale_and_boxes_come_back_in_boar
     assert (iou_matrix(full, shrunk).max(1) > 0.6).all()
 
 
+@pytest.fixture(scope="module")
+def board_and_full_read():
+    """A rendered mid-game board, and the full-scale detector's read of it whole."""
+    from scanner.synth.table import mid_game_states, render_table
+    from scanner.vision.calibrate import calibrate
+    from scanner.vision.layout import default_layout
+
+    lay = default_layout()
+    st = next(iter(mid_game_states(8, lay)))  # 23 dice, rows of them touching
+    frame = render_table(st, (8, 0), lay)
+    board = calibrate(frame.image, lay).rectify(frame.image)
+    full = DiceDetector(DEFAULT_MODEL, imgsz=0)
+    return board, full, full.detect(board)
+
+
+def test_a_die_found_elsewhere_is_boxed_as_the_whole_board_read_boxes_it(board_and_full_read):
+    """`around` draws, on crops around a finder's boxes (here the whole read's, moved a few
+    pixels as another detector draws them), the boxes a whole-board forward draws; a box in
+    no crop's middle is not made up, and nothing found gives nothing."""
+    from scanner.vision.boxes import iou_matrix
+
+    board, full, whole = board_and_full_read
+    assert len(whole) >= 6
+    moved = whole.xyxy + np.random.default_rng(0).uniform(-4, 4, whole.xyxy.shape)
+    boxed = full.around(board, moved)
+    best = iou_matrix(whole.xyxy, boxed).max(1)
+    assert (best > 0.9).all(), best
+    # Each die once: a die in a neighbour's crop is cut there, or the same box suppressed.
+    assert len(boxed) <= len(whole) + 1
+    assert full.around(board, np.zeros((0, 4))).shape == (0, 4)
+    # A die cut by the image's own edge is still boxed: that edge cuts nothing more.
+    die = whole.xyxy[np.argmin(whole.xyxy[:, 0])]
+    x = int(die[0]) + 2
+    cut = full.around(board[:, x:], die[None] - np.array([x, 0, x, 0]))
+    assert len(cut) and (cut[:, 0] == 0).any()
+
+
+def test_a_board_read_with_a_finder_reads_what_the_whole_read_reads(board_and_full_read):
+    """The shipped board detector finds (on the board shrunk to `FIND_PX_PER_MM`), the
+    full-scale detector boxes, the reader reads: every die of the whole-board read with its
+    value and colour; the palette is still learnt by the full-scale detector alone."""
+    from scanner.vision.boxes import iou_matrix
+    from scanner.vision.models import FIND_PX_PER_MM, at_full_scale, finder
+
+    board, full, whole = board_and_full_read
+    found_by = finder(3.0)
+    assert found_by.factor == pytest.approx(FIND_PX_PER_MM / 3) and found_by.reader is None
+    two_looks = DiceDetector(DEFAULT_MODEL, imgsz=0, finder=found_by)
+    learner = at_full_scale(two_looks)
+    assert learner.finder is None and learner.factor is None and learner.model == DEFAULT_MODEL
+    read = two_looks.detect(board)
+    assert len(read) == len(whole)
+    match = iou_matrix(whole.xyxy, read.xyxy).argmax(1)
+    assert (iou_matrix(whole.xyxy, read.xyxy).max(1) > 0.85).all()
+    assert list(read.value[match]) == list(whole.value)
+    assert [read.color[j] for j in match] == list(whole.color)
+    # No finder without a face reader to judge its boxes: such a detector reads as before.
+    assert DiceDetector(DEFAULT_MODEL, imgsz=0, reader=False, finder=found_by).finder is None
+
+
 def test_a_coarse_look_drops_a_big_dies_pips_and_a_cluster_seen_as_one_die():
     from scanner.vision.detect import big_dice_checked
 

@@ -291,6 +291,15 @@ def test_eval_reads_a_table_set_with_and_without_its_reference(tmp_path, detect)
     assert rows["table palette"]["color_acc"] == 100.0
     assert rows["reader colours"]["images"] == 2 and rows["reader colours"]["no_board"] == 0
     assert rows["table palette"]["color_acc_black_pips"] == 100.0
+    # Read in two looks (the board detector finds, the detector boxes): the same dice.
+    rc, out, err = alea(
+        "eval", "--synth-n", "0", "--real-dir", str(tmp_path / "none"), "--tables",
+        str(tmp_path), "--finder", "--json", timeout=300,
+    )  # fmt: skip
+    assert rc == 0, err
+    found = {r["set"].split(", ")[1]: r for r in out}
+    for key in ("recall", "precision", "value_acc", "color_acc"):
+        assert found["table palette"][key] == rows["table palette"][key], key
 
 
 def test_the_body_is_read_on_the_top_face_a_leaning_camera_sees():

@@ -51,6 +51,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="read the tables' boards with --model shrunk to this scale (a board detector's)",
     )
+    p.add_argument(
+        "--finder",
+        action="store_true",
+        help="read the tables' boards in two looks: the shipped board detector finds the dice, "
+        "--model (default the detector) boxes them at full scale (the model card)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
 
 
@@ -100,12 +106,12 @@ def run(args: argparse.Namespace) -> int:
         rows.append(evaluate(detector, path / "images", path / "labels", path.name).row())
     if args.tables:
         from scanner.vision.layout import default_layout
-        from scanner.vision.models import board_factor, board_model
+        from scanner.vision.models import board_factor, board_model, finder
         from scanner.vision.table_eval import evaluate_tables
 
         # The board as `alea scan` reads it: the shipped board detector when there is one, and
         # a board detector (a model with its NAME.json) at its own scale.
-        model = args.model or board_model() or DEFAULT_MODEL
+        model = args.model or (DEFAULT_MODEL if args.finder else board_model()) or DEFAULT_MODEL
         rectified = default_layout().px_per_mm
         factor = (
             args.board_px_per_mm / rectified
@@ -113,7 +119,12 @@ def run(args: argparse.Namespace) -> int:
             else board_factor(model, rectified)
         )
         board = DiceDetector(
-            model, imgsz=0, conf=args.conf, reader=face_reader(args.face), factor=factor
+            model,
+            imgsz=0,
+            conf=args.conf,
+            reader=face_reader(args.face),
+            factor=factor,
+            finder=finder(rectified) if args.finder else None,
         )
         for folder in args.tables:
             path = Path(folder)

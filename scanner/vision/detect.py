@@ -51,6 +51,11 @@ DEFAULT_IMGSZ = 640
 COARSE_SIDE, FINE_SEEN = 48.0, 0.3
 # A pip is a fifth of its die's side: a box inside one this many times its size is a pip.
 PIP_RATIO = 3.0
+# A die's box on a finder's crop (`DiceDetector.around`): the crop reaches this far beyond the
+# finder's box (px of the image); a box this close to a crop's cut edge may be a cut die.
+AROUND_MARGIN, CUT_EDGE = 16, 2
+# The network's coarsest stride: crops start on its grid, as the whole image's cells lie.
+STRIDE = 32
 
 
 def load_image(path: str | os.PathLike, where: str = "$") -> np.ndarray:
@@ -185,11 +190,15 @@ class DiceDetector:
         reader: str | os.PathLike | None | bool = True,
         factor: float | None = None,
         coarse: int | None = None,
+        finder: DiceDetector | None = None,
     ) -> None:
         """`factor`, when given, scales every image by it instead of to `imgsz`: a detector
         that learnt the board at a smaller scale than it is rectified at (load_detector).
         `coarse`, when given with the face reader and an `imgsz`, is the long side of a second,
-        coarser look at the photo, for dice too big for `imgsz` (`_proposals`)."""
+        coarser look at the photo, for dice too big for `imgsz` (`_proposals`).
+        `finder`, when given with the face reader, is a cheaper detector (the board detector
+        on a shrunk board) that finds the dice of a whole image; this one then draws their
+        boxes on crops around them (`around`, `_proposals`)."""
         from scanner.vision.runtime import open_session
 
         self.model = Path(model)
@@ -216,6 +225,8 @@ class DiceDetector:
         self.colors = colors
         usable = self.reader is not None and not self.fixed and not self.factor and self.imgsz
         self.coarse = coarse if coarse and usable and coarse < self.imgsz else None
+        at_own_scale = self.reader is not None and not self.fixed and not self.factor
+        self.finder = finder if at_own_scale and not self.imgsz else None
 
     def forward(
         self, img: np.ndarray, imgsz: int | None = None
@@ -306,6 +317,65 @@ class DiceDetector:
             )
         return self._read(img, boxes, np.asarray(others, np.float64).reshape(-1, 4))
 
+    def around(self, img: np.ndarray, found: np.ndarray) -> np.ndarray:
+        """This detector's boxes (xyxy, `img`'s pixels, at `PROPOSE_CONF`) of the dice at
+        `found` (a finder's boxes), each seen on a crop around it, the crops of a size in one batch.
+
+        The box a die gets decides the crop the face reader reads, and the reader learnt the
+        boxes this detector draws on a whole board: a finder's boxes, drawn at another scale,
+        move a few dice's readings. Each crop reaches `AROUND_MARGIN` beyond its die and
+        starts on the network's `STRIDE` grid of the whole image, so the die falls in the
+        same cells as in a whole-image forward, and its box comes out as that forward draws
+        it, mostly within a pixel. A box cut by a crop's edge is a neighbour's, found whole in
+        its own crop, unless it is the crop's own die, kept at half its score so that a whole
+        box of it from another crop wins the suppression."""
+        img = to_bgr8(img)
+        h, w = img.shape[:2]
+        found = np.asarray(found, np.float64).reshape(-1, 4)
+        if not len(found) or h < 2 or w < 2:
+            return np.zeros((0, 4))
+        sides = box_sides(found) + 2 * AROUND_MARGIN
+        sides = (np.ceil(sides / STRIDE) * STRIDE).astype(int)
+        pad = int(sides.max())
+        padded = cv2.copyMakeBorder(
+            img, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=(114, 114, 114)
+        )
+        grid = np.array([(-w) % STRIDE // 2, (-h) % STRIDE // 2])  # a whole image's letterbox
+        centres = (found[:, :2] + found[:, 2:]) / 2
+        boxes, scores = [], []
+        for side in np.unique(sides):
+            ours = np.flatnonzero(sides == side)
+            corners = np.round((centres[ours] - side / 2 + grid) / STRIDE) * STRIDE - grid
+            corners, crop_of = np.unique(corners.astype(int), axis=0, return_inverse=True)
+            crops = [padded[y + pad : y + pad + side, x + pad : x + pad + side] for x, y in corners]
+            blob = np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2)
+            blob = np.ascontiguousarray(blob, dtype=np.float32) / 255.0
+            out = self.session.run(None, {self.input_name: blob})[0]
+            for k, (x, y) in enumerate(corners):
+                got, _, score = decode(out[k : k + 1], PROPOSE_CONF, self.iou)
+                if not len(got):
+                    continue
+                # An edge of the crop that is the image's own edge cuts nothing.
+                low = np.array([CUT_EDGE if x > 0 else -np.inf, CUT_EDGE if y > 0 else -np.inf])
+                high = np.array(
+                    [
+                        side - CUT_EDGE if x + side < w else np.inf,
+                        side - CUT_EDGE if y + side < h else np.inf,
+                    ]
+                )
+                whole = (got[:, :2] > low).all(1) & (got[:, 2:] < high).all(1)
+                got = got + np.array([x, y, x, y])
+                own = iou_matrix(got, found[ours[crop_of.ravel() == k]]).max(1) >= 0.5
+                boxes.append(got[whole | own])
+                scores.append(np.where(whole, score, score / 2)[whole | own])
+        if not boxes:
+            return np.zeros((0, 4))
+        boxes_all, scores_all = np.concatenate(boxes), np.concatenate(scores)
+        kept = boxes_all[nms(boxes_all, scores_all, self.iou)]
+        kept[:, [0, 2]] = kept[:, [0, 2]].clip(0, w)
+        kept[:, [1, 3]] = kept[:, [1, 3]].clip(0, h)
+        return kept
+
     def _proposals(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The boxes the face reader is given for a whole photo, and which the coarse look
         added. With `coarse`, the photo is also seen at that smaller size: a die that fills a
@@ -313,8 +383,12 @@ class DiceDetector:
         26–56 px there, and reads a big die's single pips as ones), and at the coarser size it
         is a die of the size it learnt. The coarse look adds the dice too big for the fine one
         (`COARSE_SIDE`) that the fine one did not find (`FINE_SEEN`): on photos of dice of the
-        usual size it adds little (the model card)."""
+        usual size it adds little (the model card). With a `finder`, the finder finds and this
+        detector boxes what it found (`around`)."""
         conf = min(PROPOSE_CONF, self.conf)
+        if self.finder is not None:
+            boxes = self.around(img, self.finder.candidates(img, conf)[0])
+            return boxes, np.zeros(len(boxes), bool)
         boxes = self.candidates(img, conf)[0]
         none = np.zeros(len(boxes), bool)
         if not self.coarse:

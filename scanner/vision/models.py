@@ -17,6 +17,15 @@ from scanner.shipped import shipped
 # detector is any detector with a sidecar NAME.json saying the scale it reads the board at
 # ({"px_per_mm": S}, chosen on validation boards: models/MODEL_CARD.md).
 BOARD_MODEL = shipped("models/board.onnx")
+# The board detector shipped opt-in (`--model models/board.int8.onnx`), and the finder of a
+# full read in two looks (`finder`; `alea eval --finder`): it finds the dice on the board
+# shrunk to FIND_PX_PER_MM, the full-scale detector boxes them. Neither is the default: on the
+# renderer that is not ours each reads a die or two worse than the full-scale read (model
+# card, "A full read in two looks").
+FINDER_MODEL = shipped("models/board.int8.onnx")
+# Its training's smallest scale (boards of 1.4-2.1 px/mm): it finds, the detector boxes, and
+# on validation boards it found as many dice at 1.4 as at 1.75, where it reads alone.
+FIND_PX_PER_MM = 1.4
 
 
 def board_scale(model: str | Path) -> float | None:
@@ -55,12 +64,22 @@ def board_model() -> Path | None:
     return BOARD_MODEL if BOARD_MODEL.is_file() and board_scale(BOARD_MODEL) else None
 
 
+def finder(px_per_mm: float = 3.0):
+    """The shipped board detector as the finder of a board rectified at `px_per_mm`
+    (`DiceDetector.finder`: no face reader, the board shrunk to `FIND_PX_PER_MM`), or None
+    when it is not shipped."""
+    if not FINDER_MODEL.is_file() or board_scale(FINDER_MODEL) is None:
+        return None
+    return _finder(str(FINDER_MODEL), FIND_PX_PER_MM / px_per_mm)
+
+
 def at_full_scale(detect):
-    """`detect`, or for a board detector the shipped detector at the board's full scale: what
-    the palette is learnt with. A board detector's boxes place dice as well, but a pixel off
-    on a swatch die moves its colour reference (model card, "The board detector")."""
+    """`detect`, or for a board detector, or a detector with a finder, the shipped detector
+    at the board's full scale alone: what the palette is learnt with. A board detector's boxes
+    place dice as well, but a pixel off on a swatch die moves its colour reference (model
+    card, "The board detector"), and the palette is learnt once, so time does not count."""
     owner = getattr(detect, "__self__", detect)  # a detector, or its bound `detect`
-    if getattr(owner, "factor", None) is None:
+    if getattr(owner, "factor", None) is None and getattr(owner, "finder", None) is None:
         return detect
     return _full_scale()
 
@@ -76,6 +95,13 @@ def _shipped(imgsz: int, px_per_mm: float):
     if board is not None:
         return _open(str(board), 0, board_factor(board, px_per_mm))
     return _open(None, imgsz)
+
+
+@cache
+def _finder(model: str, factor: float):
+    from scanner.vision.detect import DiceDetector
+
+    return DiceDetector(model, imgsz=0, factor=factor, reader=False)
 
 
 def _open(model: str | None, imgsz: int, factor: float | None = None):
