@@ -1,7 +1,7 @@
 """Where a die's colour should come from, chosen on validation table frames (never a test set).
 
     python benchmarks/colour_source.py [--frames 60] [--seed 7000] [--face models/face.onnx]
-        [--lamps] [--max-tilt 30] [--others]
+        [--lamps] [--max-tilt 30] [--others] [--drop-reference] [--sheen 0.25]
 
 Each frame is a mid-game board drawn by our table renderer with a random set of the game's dice
 (`scanner.synth.table.random_dice`: each colour in one shade of its range, white or black pips)
@@ -18,7 +18,10 @@ other, as at a table lit by a bulb and a window. `--max-tilt` lets the camera le
 dice's sides show more: `palette.top_faces`). `--others` lays a die of no player's colour (white,
 black, red, ...) on two of the game frame's empty swatch squares: each must come out unknown
 (None). `--drop-reference` leaves one colour's die out of each reference frame, as when a player
-forgets to set one down or the camera misses it: that colour is not in the palette. Seeds from
+forgets to set one down or the camera misses it: that colour is not in the palette. `--sheen S`
+lays the mirror image of a ceiling lamp over the glossy top faces of the dice in a patch of the
+board (`scanner.synth.table._sheen`, up to S of the paper's white), in both frames: a die in the
+patch reads paler than one outside it, and so may its reference die. Seeds from
 7000 are used by no training, validation or test set. Prints colour accuracy over matched dice
 of the players' colours, the share of the other dice named unknown, and the share of frames
 whose dice are all found and the right colour.
@@ -55,7 +58,7 @@ from scanner.vision.table_eval import pairs_by_position  # noqa: E402
 LAMP_COLOURS = ((1.0, 0.78, 0.55), (1.0, 1.0, 1.0), (0.84, 0.93, 1.0))
 # Each row: where the colour comes from, and the palette's switches (scanner.vision.palette)
 # it is read with; the switches not named keep their shipped values.
-BEFORE = {"TOP_FACE": False}
+BEFORE = {"TOP_FACE": False, "AGREE_REACH": 1.0}
 ROWS: dict[str, dict] = {
     "reader": {},
     "built-in palette": {},
@@ -63,9 +66,11 @@ ROWS: dict[str, dict] = {
     "table palette, session 17": BEFORE,
     "table palette, untaken colours unknown": {"READER_FOR_UNTAKEN": False},
     "table palette": {},
+    "table palette, the palette alone": {"AGREE_REACH": 1.0},
 }
 # Each switch and the module it lives in.
 SWITCHES = {"WHITE_ACROSS_SHEET": P, "TOP_FACE": P, "READER_FOR_UNTAKEN": S}
+SWITCHES |= {"AGREE_REACH": P}
 SHIPPED = {k: getattr(module, k) for k, module in SWITCHES.items()}
 
 
@@ -108,6 +113,9 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--drop-reference", action="store_true", help="one colour's reference die left out a frame"
     )
+    ap.add_argument(
+        "--sheen", type=float, default=0.0, help="a ceiling lamp's gloss on the dice (0.25)"
+    )
     args = ap.parse_args(argv)
 
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
@@ -138,6 +146,7 @@ def main(argv=None) -> int:
         empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
         look = (args.seed, n)
         tilt = {} if args.max_tilt is None else {"max_tilt": args.max_tilt}
+        tilt |= {"sheen": args.sheen} if args.sheen else {}
         set_down = squares
         if args.drop_reference:  # one colour's die was not set down on its square
             gone = int(np.random.default_rng((args.seed, n, 7)).integers(len(squares)))
@@ -212,6 +221,7 @@ def main(argv=None) -> int:
         )
     head = {"frames": args.frames, "seed": args.seed, "lamps": args.lamps}
     head |= {"max_tilt": args.max_tilt, "others": args.others, "drop": args.drop_reference}
+    head |= {"sheen": args.sheen}
     print(json.dumps({**head, "no_board": counts["no board"]}))
     print("| colour from | dice | colour right | other dice | named unknown | frames all right |")
     print("|---|---|---|---|---|---|")

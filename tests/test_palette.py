@@ -74,6 +74,31 @@ def test_a_die_far_from_every_reference_is_unknown():
     assert only.name(np.array([BODIES["green"], BODIES["blue"]])) == [None, "blue"]
 
 
+def test_a_die_a_little_beyond_its_reference_is_named_when_the_reader_agrees():
+    """A paler green (a lamp's sheen) beyond the green reference's limit is unknown by the
+    palette alone; the reader naming it green too names it, up to `AGREE_REACH` times the
+    limit; a reader that says otherwise, or a die farther out, leaves it unknown."""
+    refs = {c: [P.srgb_to_lab(np.array([BODIES[c]]))[0]] for c in ("green", "blue", "grey")}
+    pal = P.BUILT_IN.updated(refs)
+    green = np.array(BODIES["green"])
+    limit = pal.limit("green")
+
+    def paler(times):  # green mixed with white until it lies `times` its limit away
+        for t in np.linspace(0, 1, 2001):
+            rgb = green + t * (1 - green)
+            d = P.distances(P.srgb_to_lab(rgb[None]), np.array([pal.colors["green"]]))[0, 0]
+            if d >= times * limit:
+                return rgb
+        raise AssertionError("never that far")
+
+    near, far = paler(1 + (P.AGREE_REACH - 1) / 2), paler(P.AGREE_REACH + 0.2)
+    dice = np.array([near, far])
+    assert pal.name(dice) == [None, None]
+    assert pal.name(dice, reader=["green", "green"]) == ["green", None]
+    assert pal.name(dice, reader=["blue", None]) == [None, None]
+    assert pal.name(dice[:1], reader=[None]) == [None]
+
+
 def test_the_sheets_white_takes_the_lights_colour_out():
     lay = LAY
     board = cv2.resize(

@@ -128,3 +128,22 @@ def test_an_illegal_board_is_seen_as_it_lies_and_read_as_the_closest_legal_one()
     assert reading.state.senatus["grey"] == (4,)
     assert [d.value for d in reading.state.forum] == [1, 4]
     assert any("not one run" in w for w in reading.warnings)
+
+
+def test_a_ceiling_lamps_sheen_pales_the_dice_in_a_patch_and_leaves_the_paper():
+    """`render_table(sheen=S)`: the lamp's mirror image lies over the dice's glossy tops, more
+    on some dice than on others, never on the matte paper; 0 draws the frame as before."""
+    st = next(iter(mid_game_states(8, LAYOUT)))  # 23 dice across the sheet
+    plain = render_table(st, 5)
+    assert np.array_equal(render_table(st, 5, sheen=0.0).image, plain.image)
+    shiny = render_table(st, 5, sheen=0.3)
+    lift = shiny.image.astype(int).sum(2) - plain.image.astype(int).sum(2)
+    boxes = plain.boxes()
+    on_dice = np.zeros(lift.shape, bool)
+    gains = []
+    for x0, y0, x1, y1 in boxes.astype(int):
+        on_dice[max(0, y0 - 16) : y1 + 16, max(0, x0 - 16) : x1 + 16] = True
+        gains.append(lift[y0:y1, x0:x1].mean())
+    assert np.abs(lift[~on_dice]).max() <= 6  # the paper and the table: JPEG's noise at most
+    assert min(gains) >= -1 and max(gains) > 15  # paler, never darker
+    assert max(gains) - np.median(gains) > 10  # a patch, not a veil over every die

@@ -228,13 +228,16 @@ def render_table(
     look: int | tuple[int, ...] | None = None,
     dice: DiceSet | None = None,
     max_tilt: float = MAX_TILT_DEG,
+    sheen: float = 0.0,
 ) -> TableFrame:
     """Draw `state` on the table; the same seed gives the same frame.
 
     `look` seeds what stays put while a game is filmed (table, light, white balance, lens blur);
     by default it follows `seed`. Frames of one game share a look, as a mounted webcam's do, so
     only dice, hands and sensor noise change between them. `dice` draws other dice (DiceSet);
-    `max_tilt` bounds the random camera's lean (random_camera)."""
+    `max_tilt` bounds the random camera's lean (random_camera). `sheen`, when above 0, is the
+    strongest share of the paper's white that the lamp's mirror image lays over a glossy die
+    (`_sheen`); 0 draws the frames as before, pixel for pixel."""
     rng = np.random.default_rng(seed)
     env = np.random.default_rng(seed if look is None else look)
     layout = layout or default_layout()
@@ -260,6 +263,7 @@ def render_table(
         float(elev),
     )
     die = layout.die_size
+    veil = _sheen(cam, light, sheen, look if look is not None else seed) if sheen else None
     order = sorted(truth, key=lambda d: -np.linalg.norm(cam.r @ (d.x, d.y, 0) + cam.t))
     for d in order:
         own = die_rng(die_seed, "style", d.building, d.player, d.value, d.yaw)
@@ -268,6 +272,8 @@ def render_table(
         side = float(np.linalg.norm(edge[1] - edge[0]))
         style = _die_style(d.player, d.value, side, base - top, light, d.yaw, own, dice)
         rgb, alpha, _ = render_die(style, own)
+        if veil is not None:
+            rgb = np.clip(rgb + veil(d.x, d.y, -die), 0, 1)
         centre = (base + top) / 2
         shadow = cv2.GaussianBlur(alpha, (0, 0), max(1.0, side * 0.12)) * 0.45
         shift = np.array(light[:2]) * side * 0.35
@@ -290,6 +296,33 @@ def render_table(
     ok, jpg = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, int(env.integers(75, 96))])
     decoded = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else None
     return TableFrame(bgr if decoded is None else decoded, state.with_(supply={}), truth, cam)
+
+
+def _sheen(cam: Camera, light: tuple[float, float, float], strength: float, look):
+    """The lamp's mirror image on the dice's glossy top faces: a lamp above the table is seen
+    reflected in a flat top face where the face's normal halves the angle between the lamp and
+    the camera, and a rough plastic spreads that spot over a wide patch of the board. Matte
+    paper shows no such spot, so dividing by the paper's white does not take it away: a die in
+    the patch reads lighter and paler than one outside it, its reference die too. Returns the
+    light (RGB, a share of the paper's white) a top face at a board point gains."""
+    rng = np.random.default_rng([*np.atleast_1d(look).tolist(), 7411])
+    peak = strength * rng.uniform(0.5, 1.0)
+    rough = rng.uniform(0.1, 0.25)  # radians: how far from the mirror angle the spot reaches
+    tint = np.float32(1 + rng.normal(0, 0.03, 3))
+    eye = -cam.r.T @ cam.t  # the camera's centre on the board (z into the table)
+    # A ceiling lamp, high above the table (65-85 degrees up), on the side the light comes from.
+    up = np.radians(rng.uniform(65, 85))
+    side = np.array(light[:2]) / max(float(np.linalg.norm(light[:2])), 1e-9)
+    lamp = np.array([*(side * np.cos(up)), -np.sin(up)])  # towards the lamp: up is -z
+
+    def veil(x: float, y: float, z: float) -> np.ndarray:
+        view = eye - np.array([x, y, z])
+        half = lamp + view / np.linalg.norm(view)
+        cos = -half[2] / np.linalg.norm(half)  # against the top face's normal (0, 0, -1)
+        angle = float(np.arccos(np.clip(cos, -1, 1)))
+        return np.asarray(tint * np.float32(peak * np.exp(-0.5 * (angle / rough) ** 2)))
+
+    return veil
 
 
 def mid_game_states(seed: int, layout: Layout | None = None) -> Iterator[BoardState]:

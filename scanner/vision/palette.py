@@ -55,6 +55,12 @@ FACE_MIDDLE = 0.6
 # The ablation switch of benchmarks/colour_source.py: False reads the body in the middle of the
 # die's box, as before `top_faces`.
 TOP_FACE = True
+# A die beyond its nearest reference's limit but within this many times it is named that
+# colour when the face reader names it so too: two readings that agree. A lamp's mirror image
+# on a glossy die (or on its reference die) pales it in a way dividing by the matte paper's
+# white does not undo (benchmarks/colour_source.py --sheen); 1 names by the palette alone.
+# Chosen on validation (model card, "Two readings that agree").
+AGREE_REACH = 1.5
 
 
 def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
@@ -266,10 +272,16 @@ class Palette:
         return float(self.limits.get(color, MAX_DISTANCE))
 
     def name(
-        self, rgb: np.ndarray, light: SheetLight = NEUTRAL, where_mm: np.ndarray | None = None
+        self,
+        rgb: np.ndarray,
+        light: SheetLight = NEUTRAL,
+        where_mm: np.ndarray | None = None,
+        reader: Sequence[str | None] | None = None,
     ) -> list[str | None]:
         """The player colour of each body colour (`body_colors`) seen under `light`, at the
-        board points `where_mm` (N, 2) when known (`SheetLight.normalise`)."""
+        board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
+        reader's colours of the same dice, a die a little beyond its limit that the reader
+        names alike is named (`AGREE_REACH`)."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
@@ -277,9 +289,10 @@ class Palette:
         lab = srgb_to_lab(light.normalise(rgb, where_mm))
         d = distances(lab, np.array([self.colors[c] for c in names]))
         out: list[str | None] = []
-        for row in d:
+        for i, row in enumerate(d):
             k = int(row.argmin())
-            out.append(names[k] if row[k] <= self.limit(names[k]) else None)
+            reach = AGREE_REACH if reader is not None and reader[i] == names[k] else 1.0
+            out.append(names[k] if row[k] <= reach * self.limit(names[k]) else None)
         return out
 
     def updated(self, refs: Mapping[str, Sequence[np.ndarray]]) -> Palette:

@@ -82,16 +82,17 @@ def read_board_image(
 ) -> BoardReading:
     """Detect on an already rectified board and read it (the live loop rectifies once per frame
     and shares the image with the stability check). With a `palette` taken at this table, each
-    die's colour is its body's against the palette (scanner.vision.palette), not the reader's;
-    a die the palette cannot name, read by the reader as a colour the palette never took, keeps
-    the reader's colour (`READER_FOR_UNTAKEN`)."""
+    die's colour is its body's against the palette (scanner.vision.palette), not the reader's,
+    the reader's agreeing reading naming a die a little beyond its reference's limit
+    (`palette.AGREE_REACH`); a die the palette cannot name, read by the reader as a colour the
+    palette never took, keeps the reader's colour (`READER_FOR_UNTAKEN`)."""
     dice = detect(board_image)
     if palette is not None and len(dice):
         light = sheet_light(board_image, cal.layout)
         # Where each die lies, in board mm (rectified pixel i covers mm [i/s, (i+1)/s)).
         where = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / cal.layout.px_per_mm
         faces = top_faces(dice.xyxy, cal.layout, cal.camera_position())
-        named = palette.name(body_colors(board_image, faces), light, where)
+        named = palette.name(body_colors(board_image, faces), light, where, dice.color)
         # A colour the palette never took (its die was not found on its square, or not set
         # down) is one it cannot name: there the reader's colour stands, as without a palette.
         fill = [
