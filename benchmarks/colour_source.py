@@ -145,14 +145,14 @@ def main(argv=None) -> int:
         )
         empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
         look = (args.seed, n)
-        tilt = {} if args.max_tilt is None else {"max_tilt": args.max_tilt}
-        tilt |= {"sheen": args.sheen} if args.sheen else {}
+        drawn = {} if args.max_tilt is None else {"max_tilt": args.max_tilt}
+        drawn |= {"sheen": args.sheen} if args.sheen else {}
         set_down = squares
         if args.drop_reference:  # one colour's die was not set down on its square
             gone = int(np.random.default_rng((args.seed, n, 7)).integers(len(squares)))
             set_down = squares[:gone] + squares[gone + 1 :]
         ref = render_table(
-            empty, (args.seed, n, 1), look=look, dice=replace(dice, loose=set_down), **tilt
+            empty, (args.seed, n, 1), look=look, dice=replace(dice, loose=set_down), **drawn
         )
         game_dice = dice
         if args.others:
@@ -169,7 +169,7 @@ def main(argv=None) -> int:
                 for c in names
             }
             game_dice = replace(dice, bodies=bodies, pips={**dice.pips, **pips}, loose=others)
-        game = render_table(state, (args.seed, n, 2), look=look, dice=game_dice, **tilt)
+        game = render_table(state, (args.seed, n, 2), look=look, dice=game_dice, **drawn)
         ref_image, game_image = ref.image, game.image
         if args.lamps:
             field = lamps(np.random.default_rng((args.seed, n, 3)), ref_image.shape[:2])

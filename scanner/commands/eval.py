@@ -110,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
         from scanner.vision.table_eval import evaluate_tables
 
         # The board as `alea scan` reads it: the shipped board detector when there is one, and
-        # a board detector (a model with its NAME.json) at its own scale.
+        # a board detector (a model with its NAME.json) at its own scale; with --finder, the
+        # board detector finds and --model (default the detector) boxes at full scale.
         model = args.model or (DEFAULT_MODEL if args.finder else board_model()) or DEFAULT_MODEL
         rectified = default_layout().px_per_mm
         factor = (

@@ -263,7 +263,7 @@ def render_table(
         float(elev),
     )
     die = layout.die_size
-    veil = _sheen(cam, light, sheen, look if look is not None else seed) if sheen else None
+    veil = _sheen(cam, light, sheen, die_seed) if sheen else None
     order = sorted(truth, key=lambda d: -np.linalg.norm(cam.r @ (d.x, d.y, 0) + cam.t))
     for d in order:
         own = die_rng(die_seed, "style", d.building, d.player, d.value, d.yaw)

@@ -107,6 +107,12 @@ def letterbox(
     return out, scale, px, py
 
 
+def network_input(images: np.ndarray) -> np.ndarray:
+    """(N, H, W, 3) BGR uint8 images as the network takes them: RGB, NCHW, float 0..1."""
+    rgb = images[..., ::-1].transpose(0, 3, 1, 2)
+    return np.ascontiguousarray(rgb, dtype=np.float32) / 255.0
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     """Greedy non-maximum suppression; returns kept indices, best first."""
     order = np.argsort(-scores)
@@ -254,8 +260,7 @@ class DiceDetector:
         else:
             size = self.imgsz if imgsz is None else imgsz
             boxed, scale, px, py = letterbox(img, size, factor=self.factor)
-        blob = cv2.cvtColor(boxed, cv2.COLOR_BGR2RGB).transpose(2, 0, 1)[None]
-        return np.ascontiguousarray(blob, dtype=np.float32) / 255.0, scale, px, py
+        return network_input(boxed[None]), scale, px, py
 
     def candidates(self, img: np.ndarray, conf: float | None = None, imgsz: int | None = None):
         """The detector's own boxes (xyxy, the image's pixels), values and scores at `conf`,
@@ -348,9 +353,7 @@ class DiceDetector:
             corners = np.round((centres[ours] - side / 2 + grid) / STRIDE) * STRIDE - grid
             corners, crop_of = np.unique(corners.astype(int), axis=0, return_inverse=True)
             crops = [padded[y + pad : y + pad + side, x + pad : x + pad + side] for x, y in corners]
-            blob = np.stack(crops)[..., ::-1].transpose(0, 3, 1, 2)
-            blob = np.ascontiguousarray(blob, dtype=np.float32) / 255.0
-            out = self.session.run(None, {self.input_name: blob})[0]
+            out = self.session.run(None, {self.input_name: network_input(np.stack(crops))})[0]
             for k, (x, y) in enumerate(corners):
                 got, _, score = decode(out[k : k + 1], PROPOSE_CONF, self.iou)
                 if not len(got):
