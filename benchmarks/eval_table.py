@@ -155,6 +155,8 @@ if __name__ == "__main__":
         "--random-dice", action="store_true", help="each frame's dice one random set of shades"
     )
     a = ap.parse_args()
+    if a.finder and (a.board_px_per_mm or a.imgsz):
+        ap.error("--finder boxes the dice at the board's full scale: no --board-px-per-mm, --imgsz")
     result = evaluate(
         a.frames,
         a.seed,

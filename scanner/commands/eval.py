@@ -71,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
 
     # Checked before minutes of evaluation, not after.
     check_coarse(args.coarse, args.imgsz)
+    if args.finder and args.board_px_per_mm:
+        # Two looks box every die at full scale: a board scale would be silently dropped.
+        raise InputError(
+            "eval.bad-option",
+            "--finder boxes the dice at the board's full scale; leave out --board-px-per-mm",
+            "$.board_px_per_mm",
+        )
     for folder in args.photos or ():
         if not (Path(folder) / "images").is_dir():
             raise InputError("eval.no-set", f"no labelled photos at {folder}/images", "$.photos")
