@@ -262,6 +262,27 @@ def test_face_data_drawn_for_another_world_is_redone(tmp_path):
     assert first_scene() != world
 
 
+def test_board_frames_cut_under_another_lamp_are_cut_again(tmp_path):
+    """`--face-board-sheen` draws the board frames with a lamp mirrored in the dice's tops: the
+    board crops cut without it are cut again, show paler dice, and are kept once cut."""
+    from scanner.training.face_sets import prepare
+
+    def boards(sheen: float):
+        _, sets = prepare(
+            tmp_path, None, synth_n=1, synth_val=1, boards=0, board_val=1, board_sheen=sheen
+        )
+        return sets["val_board"]
+
+    plain = boards(0.0)
+    board = tmp_path / "crops_val_board.npz"
+    sheened = boards(0.6)
+    assert np.array_equal(sheened.value, plain.value)  # the same frame, dice and cuts
+    assert sheened.crops.astype(float).mean() > plain.crops.astype(float).mean() + 1
+    stamp = board.stat().st_mtime_ns
+    assert np.array_equal(boards(0.6).crops, sheened.crops) and board.stat().st_mtime_ns == stamp
+    assert np.array_equal(boards(0.0).crops, plain.crops)
+
+
 def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
     from scanner.training.face_data import CropSet
     from scanner.training.face_sets import prepare

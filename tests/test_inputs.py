@@ -207,7 +207,13 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["train", "--lr0", "0"], "train.bad-option", "$.lr0"),
         (["train", "--board-max-tilt", "60"], "train.bad-option", "$.board_max_tilt"),
         (["train", "--world", "1.5"], "train.bad-option", "$.world"),
+        (["train", "--face-board-sheen", "2"], "train.bad-option", "$.face_board_sheen"),
         (["eval", "--tables", "/nonexistent"], "eval.no-set", "$.tables"),
+        (
+            ["eval", "--finder", "--board-px-per-mm", "1.75", "--tables", "."],
+            "eval.bad-option",
+            "$.board_px_per_mm",
+        ),
         (["eval", "--photos", "/nonexistent"], "eval.no-set", "$.photos"),
     ],
     ids=[
@@ -217,7 +223,9 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         "train-lr0",
         "train-tilt",
         "train-world",
+        "train-sheen",
         "eval-tables",
+        "eval-finder-scale",
         "eval-photos",
     ],
 )

@@ -133,6 +133,12 @@ def run(args: argparse.Namespace) -> int:
             "--board-max-tilt must be 0..45 degrees and --board-random-dice a share 0..1",
             "$.board_max_tilt" if not 0 <= args.board_max_tilt <= 45 else "$.board_random_dice",
         )
+    if not 0 <= args.face_board_sheen <= 1:
+        raise InputError(
+            "train.bad-option",
+            "--face-board-sheen must be a share of the paper's white, 0..1",
+            "$.face_board_sheen",
+        )
     for share in ("world", "face_world"):
         if not 0 <= getattr(args, share) <= 1:
             option = "--" + share.replace("_", "-")
@@ -249,6 +255,7 @@ def run(args: argparse.Namespace) -> int:
             hard_n=args.face_hard_n,
             world=args.face_world,
             side_pips=args.face_side_pips,
+            board_sheen=args.face_board_sheen,
         )
         best = face_train.train(
             train_set,

@@ -200,12 +200,17 @@ def collect(
     return CropSet.concat(parts)
 
 
-def board_crops(boards: int, seed: int, detector, copies: int, jitter: bool = True) -> CropSet:
+def board_crops(
+    boards: int, seed: int, detector, copies: int, jitter: bool = True, sheen: float = 0.0
+) -> CropSet:
     """Crops from the rectified board as `alea scan` sees it: whole-table frames of mid-game
     states under random cameras and light (scanner.synth.table), located by their markers and
     rectified, the detector run at the board's own scale as at the table. The player colours
     are known from the state, so these teach colour on the printed board too; each frame's
-    dice are a random set (`random_dice`: shades and pips), not the table's own."""
+    dice are a random set (`random_dice`: shades and pips), not the table's own. With `sheen`,
+    each frame mirrors a ceiling lamp in the dice's glossy tops, up to a random share of it
+    (render_table's `sheen`): a die's body then reads paler in one patch of the board, as
+    under a real lamp; 0 draws the frames of before, number for number."""
     from scanner.synth.table import mid_game_states, random_dice, render_table
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout
@@ -215,7 +220,9 @@ def board_crops(boards: int, seed: int, detector, copies: int, jitter: bool = Tr
     parts = []
     states = mid_game_states(seed, layout)
     for n in tqdm(range(boards), desc="board crops", disable=None):
-        frame = render_table(next(states), (seed, n), layout, dice=random_dice(rng))
+        dice = random_dice(rng)
+        lamp = float(sheen * rng.uniform(0, 1)) if sheen else 0.0
+        frame = render_table(next(states), (seed, n), layout, dice=dice, sheen=lamp)
         cal = calibrate(frame.image, layout)
         board = cal.rectify(frame.image)
         truth = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))

@@ -47,13 +47,16 @@ def prepare(
     hard_n: int = 0,
     world: float = 0.0,
     side_pips: bool = False,
+    board_sheen: float = 0.0,
 ) -> tuple[CropSet, dict[str, CropSet]]:
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
 
     Synthetic scenes are like the held-out test set's (640 px, 4–40 dice) but from their own
     seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset). With
     `world`, that share of them (validation scenes too) comes from the wider world
-    (`SceneConfig.world`, its dice with pips on their sides with `side_pips`).
+    (`SceneConfig.world`, its dice with pips on their sides with `side_pips`). `board_sheen`
+    lays a lamp's sheen over the board frames' dice, training and validation alike
+    (face_data.board_crops).
     """
     from scanner.synth.dataset import renderer_of, write_dataset
     from scanner.synth.scene import RENDERER, photo_config
@@ -121,13 +124,20 @@ def prepare(
             CropSet.concat(parts).save(path)
         sets[name] = CropSet.load(path)
     # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
+    if _boards_drawn(out) != {"sheen": board_sheen}:  # cut under another lamp: cut again
+        for name in ("train_board", "val_board"):
+            (out / f"crops_{name}.npz").unlink(missing_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "boards.json").write_text(json.dumps({"sheen": board_sheen}))
     for name, n, board_seed, cuts, jitter in (
         ("train_board", boards, seed + 100, board_copies, True),
         ("val_board", board_val, seed + 200, 1, False),
     ):
         path = out / f"crops_{name}.npz"
         if n and not path.exists():
-            board_crops(n, board_seed, detector_at_board_scale(detector), cuts, jitter).save(path)
+            board_crops(
+                n, board_seed, detector_at_board_scale(detector), cuts, jitter, board_sheen
+            ).save(path)
         if path.exists():
             sets[name] = CropSet.load(path)
     if hard_n:
@@ -186,6 +196,15 @@ def _drawn(synth: Path) -> dict:
     except (OSError, ValueError):
         train, val = _counts(synth)
         return {"train": train, "val": val, "world": 0.0, "side_pips": False}
+
+
+def _boards_drawn(out: Path) -> dict:
+    """How the board frames on disk were drawn (frames cut before this was written had no
+    sheen)."""
+    try:
+        return json.loads((out / "boards.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"sheen": 0.0}
 
 
 def _counts(synth: Path) -> tuple[int, int]:
