@@ -37,6 +37,7 @@ class GameHub:
         self.version = 0
         self.session: Session | None = None
         self.warning: str | None = None  # why the last game could not be opened, if so
+        self._finish_new_game()
         if self.path.exists():
             try:
                 if self.path.stat().st_size == 0:  # opening it would write a fresh schema
@@ -49,6 +50,32 @@ class GameHub:
                 why = getattr(exc, "message", str(exc))
                 self.warning = f"the last game could not be opened ({why}); kept as {aside.name}"
 
+    def _fresh(self) -> Path:
+        """Where new_game builds the next game before renaming it into place."""
+        return self.path.with_name(f".{GAME_NAME}.new")
+
+    def _finish_new_game(self) -> None:
+        """A kill between new_game's two renames leaves the old game under its number and the
+        new one, whole, aside with no current game: it takes its place. Any other build
+        left aside was never acknowledged and goes."""
+        fresh = self._fresh()
+        if not fresh.exists():
+            remove_store(fresh)  # journal files alone
+            return
+        if not self.path.exists() and fresh.stat().st_size:
+            try:
+                store = GameStore(fresh)
+                try:
+                    Session(store)
+                finally:
+                    store.close()
+            except (InputError, sqlite3.Error, ValueError, TypeError, KeyError):
+                pass  # half made: the kill came while it was being built
+            else:
+                fresh.rename(self.path)
+                return
+        remove_store(fresh)
+
     def _free_name(self, stem: str) -> Path:
         n = 1
         while (name := self.path.with_name(f"{stem}-{n}.alea")).exists():
@@ -59,10 +86,11 @@ class GameHub:
         """Start a game; the one in progress is kept under a numbered name, never deleted.
         `source` marks who started it (`demo` for the demo feed's games). The new file is
         built aside and renamed into place, so a kill at any moment leaves either the old game
-        or the new one as the current game, never a half-made file."""
+        or the new one as the current game (the next start finishes the renaming that a kill
+        cut in two: _finish_new_game), never a half-made file."""
         with self.cond:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fresh = self.path.with_name(f".{GAME_NAME}.new")
+            fresh = self._fresh()
             remove_store(fresh)  # a build a kill interrupted
             store = GameStore(fresh)
             Session(store, players=players, seed=seed, source=source)
