@@ -316,3 +316,27 @@ def test_a_still_camera_is_not_searched_for_markers_every_frame():
     kept = [live.update(noisy(shifted, rng)) for _ in range(live.watch.recheck + 1)]
     assert counting.searches == 4
     assert all(k is moved for k in kept[:-1]) and kept[-1] is not moved
+
+
+def test_a_profile_written_again_is_whole_or_left_as_it_was(tmp_path, monkeypatch):
+    """`alea calibrate --out` over a profile that works: a write that fails half way (a kill, a
+    full disk) must not leave the table without its profile."""
+    from pathlib import Path
+
+    from scanner.store import write_json
+
+    cal = calibrate(render_scene(LAY, np.random.default_rng(52)).image, LAY)
+    path = tmp_path / "cal.json"
+    write_json(path, cal.to_json())
+    before = path.read_bytes()
+    real = Path.write_text
+
+    def half(self, text, *args, **kwargs):
+        real(self, text[: len(text) // 2], *args, **kwargs)
+        raise OSError("no space left on device")
+
+    monkeypatch.setattr(Path, "write_text", half)
+    with pytest.raises(OSError):
+        write_json(path, {**cal.to_json(), "players": ["grey"]})
+    monkeypatch.undo()
+    assert path.read_bytes() == before and Calibration.load(path).markers == cal.markers

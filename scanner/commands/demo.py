@@ -22,6 +22,7 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
     "demo", "Write the rendered demo game: frames, script.json and calibration.json.", _demo_args
 )
 def run_demo(args: argparse.Namespace) -> int:
+    from scanner.store import write_json
     from scanner.synth.demo import write_demo
     from scanner.vision.calibrate import calibrate
     from scanner.vision.camera import read_image
@@ -34,7 +35,7 @@ def run_demo(args: argparse.Namespace) -> int:
     script = write_demo(args.out, args.seed, args.players, args.rounds)
     first = read_image(Path(args.out) / script["frames"][0]["file"])
     cal = calibrate(first, default_layout())
-    (Path(args.out) / "calibration.json").write_text(json.dumps(cal.to_json(), indent=1))
+    write_json(Path(args.out) / "calibration.json", cal.to_json())
     emit(
         {
             "out": args.out,

@@ -79,10 +79,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise InputError("calibration.no-board", str(exc), "$.image") from None
     out = Path(args.out)
     png = Path(args.png) if args.png else out.with_suffix(".png")
-    import json
+    from scanner.store import write_json
 
     try:
-        out.write_text(json.dumps(cal.to_json(), indent=1) + "\n", encoding="utf-8")
+        write_json(out, cal.to_json())  # whole or not at all: a profile replaced is never lost
         if not cv2.imwrite(str(png), draw_layout(cal.rectify(image), layout)):
             raise OSError("OpenCV could not write the PNG")
     except OSError as exc:
