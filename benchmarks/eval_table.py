@@ -2,6 +2,7 @@
 
     python benchmarks/eval_table.py [--frames 200] [--seed 9000] [--imgsz 0]
         [--model M] [--board-px-per-mm S] [--finder] [--max-tilt 20] [--random-dice]
+        [--face READER]
 
 Each frame is a mid-game board state from a random simulated game (2–5 players), drawn with a
 random camera pose, light and sensor (scanner.synth.table), never seen in training (its seeds
@@ -68,6 +69,7 @@ def evaluate(
     max_tilt: float = MAX_TILT_DEG,
     random_sets: bool = False,
     find: bool = False,
+    face: str | None = None,
 ) -> dict:
     from scanner.vision.models import BOARD_MODEL, finder, load_detector
 
@@ -76,6 +78,10 @@ def evaluate(
         from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 
         detect = DiceDetector(model or DEFAULT_MODEL, imgsz=0, finder=finder(layout.px_per_mm))
+    elif face is not None:  # another face reader behind the full-scale detector
+        from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
+
+        detect = DiceDetector(model or DEFAULT_MODEL, imgsz=imgsz, reader=face)
     elif board_px_per_mm is None:
         detect = load_detector(model, imgsz, layout.px_per_mm)
     else:
@@ -120,6 +126,7 @@ def evaluate(
         "detector": str(getattr(detect, "model", None)),
         "board_scale": getattr(detect, "factor", None),
         "finder": str(getattr(getattr(detect, "finder", None), "model", None)),
+        "face": str(getattr(getattr(detect, "reader", None), "model", None)),
         "max_tilt": max_tilt,
         "random_dice": random_sets,
         "failures": failures,
@@ -154,7 +161,10 @@ if __name__ == "__main__":
     ap.add_argument(
         "--random-dice", action="store_true", help="each frame's dice one random set of shades"
     )
+    ap.add_argument("--face", default=None, help="read with this face reader (ONNX)")
     a = ap.parse_args()
+    if a.face and (a.finder or a.board_px_per_mm):
+        ap.error("--face reads behind the full-scale detector: no --finder, --board-px-per-mm")
     if a.finder and (a.board_px_per_mm or a.imgsz):
         ap.error("--finder boxes the dice at the board's full scale: no --board-px-per-mm, --imgsz")
     result = evaluate(
@@ -166,5 +176,6 @@ if __name__ == "__main__":
         a.max_tilt,
         a.random_dice,
         a.finder,
+        a.face,
     )
     print(json.dumps(result, indent=1))

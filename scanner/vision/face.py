@@ -178,6 +178,7 @@ class FaceReader:
     ) -> None:
         from scanner.vision.runtime import open_session
 
+        self.model = str(model)  # which reader, for the figures that name it
         self.session = open_session(model, threads, "face reader model", "$.face")
         inputs = {i.name: i.shape for i in self.session.get_inputs()}
         if set(inputs) != {"crop", "light"} or inputs["light"][1:] != [N_LIGHT]:
