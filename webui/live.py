@@ -26,6 +26,8 @@ from webui.streams import gated
 live = Blueprint("live", __name__, url_prefix="/api/game")
 GAME_NAME = "current"
 KEEP_ALIVE_S = 5
+# What opening a game file that is not a whole game raises (damaged, foreign, half made).
+UNREADABLE = (InputError, sqlite3.Error, ValueError, TypeError, KeyError)
 
 
 class GameHub:
@@ -43,7 +45,7 @@ class GameHub:
                 if self.path.stat().st_size == 0:  # opening it would write a fresh schema
                     raise InputError("store.empty", "the file is empty")
                 self.session = Session(GameStore(self.path))
-            except (InputError, sqlite3.Error, ValueError, TypeError, KeyError) as exc:
+            except UNREADABLE as exc:
                 # Never refuse to start over one file: keep it aside, untouched, and say so.
                 aside = self._free_name("unreadable")
                 self.path.rename(aside)
@@ -69,7 +71,7 @@ class GameHub:
                     Session(store)
                 finally:
                     store.close()
-            except (InputError, sqlite3.Error, ValueError, TypeError, KeyError):
+            except UNREADABLE:
                 pass  # half made: the kill came while it was being built
             else:
                 fresh.rename(self.path)
