@@ -99,6 +99,7 @@ CODES: dict[str, str] = {
     "train.bad-option": "a training option out of range",
     "train.missing-extra": "training needs the train extra (torch, ultralytics)",
     "eval.no-set": "an evaluation set that does not exist",
+    "eval.bad-option": "evaluation options that cannot go together",
     # the game in progress and its record
     "game.none": "no game has been started",
     "session.empty": "nothing to undo or redo",
