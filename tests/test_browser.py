@@ -151,6 +151,18 @@ def test_final_page_in_german(server, page):
     assert page.locator("#score").inner_text() == "Spiel werten"
 
 
+def test_the_game_pages_seating_follows_the_language_switch(server, page):
+    """The new game's colour buttons are drawn once at load: they were left in English when the
+    page switched to German (seen in a product run, session 22)."""
+    page.goto(f"{server}/game", wait_until="domcontentloaded")
+    grey = page.locator('[data-seat="grey"]')
+    assert "grey" in grey.inner_text()
+    page.locator("#lang").click()
+    assert "Grau" in grey.inner_text()
+    page.locator("#lang").click()
+    assert "grey" in grey.inner_text()
+
+
 def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page):
     page.goto(f"{server}/referee", wait_until="domcontentloaded")
     # grey lays 3-4-5 in the Senatus through the board editor.

@@ -271,7 +271,7 @@ document.getElementById("place").addEventListener("click", async () => {
 document.getElementById("next-round").addEventListener("click", () => send("next-round"));
 document.getElementById("undo").addEventListener("click", () => send("undo"));
 document.getElementById("redo").addEventListener("click", () => send("redo"));
-document.addEventListener("alea:lang", () => snap && show(snap));
+document.addEventListener("alea:lang", () => { renderSeating(); if (snap) show(snap); });
 renderSeating();
 const source = new EventSource("/api/game/stream");
 source.addEventListener("game", (e) => show(JSON.parse(e.data)));
