@@ -163,6 +163,15 @@ def test_the_game_pages_seating_follows_the_language_switch(server, page):
     assert "grey" in grey.inner_text()
 
 
+def test_the_calibrate_pages_colour_state_follows_the_language_switch(server, page):
+    page.goto(f"{server}/calibrate", wait_until="domcontentloaded")
+    state = page.locator("#palette-state")
+    page.wait_for_function("document.getElementById('palette-state').textContent.length > 0")
+    assert "Not learnt yet" in state.inner_text()
+    page.locator("#lang").click()
+    assert "Noch nicht angelernt" in state.inner_text()
+
+
 def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page):
     page.goto(f"{server}/referee", wait_until="domcontentloaded")
     # grey lays 3-4-5 in the Senatus through the board editor.

@@ -96,7 +96,9 @@ async function poll() {
     document.getElementById("colours").replaceChildren(...dice.map((d) => die(d.color || "grey", `${d.value}${d.color ? "" : "?"}`)));
   } catch (e) { /* try again */ }
 }
+let shownPalette = null;
 function showPalette(palette) {
+  shownPalette = palette;
   const box = document.getElementById("palette-state");
   const learnt = palette ? Object.keys(palette.colors) : [];
   box.dataset.palette = learnt.join(" ");
@@ -115,6 +117,7 @@ async function colours(body) {
 document.getElementById("learn-colours").addEventListener("click", () => colours({}));
 document.getElementById("forget-colours").addEventListener("click", () => colours({ forget: true }));
 fetch("/api/palette").then((r) => r.json()).then((out) => showPalette(out.palette));
+document.addEventListener("alea:lang", () => showPalette(shownPalette));
 
 load().then(poll);
 setInterval(poll, 2000);
