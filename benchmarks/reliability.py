@@ -1,6 +1,7 @@
 """Does a die's confidence mean something? Reliability tables on validation scenes only.
 
-    python benchmarks/reliability.py [--face models/face.onnx] [--synth-dir DIR] [--write]
+    python benchmarks/reliability.py [--face models/face.onnx] [--synth-dir DIR] [--model M]
+        [--write]
 
 The validation scenes are the face reader's (`alea train --stage face` draws them under
 `--face-dir`/synth); alone, without its training scenes: `python -c "from scanner.synth.dataset
@@ -37,7 +38,13 @@ sys.path.insert(0, str(REPO))
 from benchmarks.tune_face import cache  # noqa: E402
 from scanner.vision import certainty  # noqa: E402
 from scanner.vision.certainty import Certainty  # noqa: E402
-from scanner.vision.detect import PHOTO_MODEL, READ_CONF, READ_TURNS, DiceDetector  # noqa: E402
+from scanner.vision.detect import (  # noqa: E402
+    DEFAULT_MODEL,
+    PHOTO_MODEL,
+    READ_CONF,
+    READ_TURNS,
+    DiceDetector,
+)
 from scanner.vision.evaluate import images_in, match  # noqa: E402
 from scanner.vision.face import FaceReader, color_names  # noqa: E402
 
@@ -86,6 +93,12 @@ def main(argv=None) -> int:
     ap.add_argument("--face", default=str(REPO / "models" / "face.onnx"))
     ap.add_argument("--synth-dir", default=str(REPO / "datasets" / "generated" / "face" / "synth"))
     ap.add_argument(
+        "--model",
+        default=str(DEFAULT_MODEL),
+        help="the detector that proposes the boxes the reader judges on the validation scenes "
+        "(models/photos.onnx for the photo reader)",
+    )
+    ap.add_argument(
         "--write",
         action="store_true",
         help="write the maps fitted on the first half beside --face (NAME.confidence.json)",
@@ -98,7 +111,7 @@ def main(argv=None) -> int:
         "and scored with the shipped `value` map: test sets, measured after the choice",
     )
     args = ap.parse_args(argv)
-    det = DiceDetector(imgsz=640, reader=False, colors=False)
+    det = DiceDetector(args.model, imgsz=640, reader=False, colors=False)
     reader = FaceReader(args.face, turns=READ_TURNS)
     synth = Path(args.synth_dir)
     paths = images_in(synth / "images" / "val")
