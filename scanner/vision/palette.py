@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -188,24 +189,16 @@ def sheet_light(board: np.ndarray, layout: Layout) -> SheetLight:
     third. A hand or a die over a marker darkens its band, so the brighter half of the markers
     give the white at the centre and a ring that lies below the plane is left out of it.
     """
-    s = layout.px_per_mm
     h, w = board.shape[:2]
+    flat_board = board.reshape(-1, 3)
     whites, blacks, where = [], [], []
-    for cx, cy, side in layout.markers.values():
-        outer = side / 2 + 6
-        x0, x1 = int((cx - outer) * s), int((cx + outer) * s)
-        y0, y1 = int((cy - outer) * s), int((cy + outer) * s)
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-            continue
-        patch = board[y0:y1, x0:x1].reshape(-1, 3)[:, ::-1].astype(np.float64) / 255.0
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        dist = np.maximum(np.abs(xs / s - cx), np.abs(ys / s - cy)).reshape(-1) - side / 2
-        ring, ink = patch[(dist > 2) & (dist < 6)], patch[dist < -2]
-        if len(ring) and len(ink):
-            whites.append(np.median(ring, axis=0))
-            lum = ink @ (0.299, 0.587, 0.114)
-            blacks.append(np.median(ink[lum <= np.quantile(lum, 1 / 3)], axis=0))
-            where.append((cx, cy))
+    for (cx, cy), ring_at, ink_at in _marker_samples(_marker_key(layout), h, w):
+        # Medians of the bytes (the cheap part), scaled after: the same numbers.
+        whites.append(np.median(flat_board[ring_at], axis=0)[::-1] / 255.0)
+        ink = flat_board[ink_at]
+        lum = ink @ (0.114, 0.587, 0.299)
+        blacks.append(np.median(ink[lum <= np.quantile(lum, 1 / 3)], axis=0)[::-1] / 255.0)
+        where.append((cx, cy))
     if not whites:
         return NEUTRAL
     order = np.argsort([-(x @ (0.299, 0.587, 0.114)) for x in whites])
@@ -226,6 +219,34 @@ def sheet_light(board: np.ndarray, layout: Layout) -> SheetLight:
         (tuple(slope[0].tolist()), tuple(slope[1].tolist())),  # type: ignore[arg-type]
         centre,
     )
+
+
+def _marker_key(layout: Layout) -> tuple:
+    return (layout.px_per_mm, tuple(sorted(layout.markers.items())))
+
+
+@cache
+def _marker_samples(
+    key: tuple, h: int, w: int
+) -> tuple[tuple[tuple[float, float], np.ndarray, np.ndarray], ...]:
+    """For each marker wholly on a board of h × w: its centre (mm) and the flat pixel indices
+    of its ring of bare paper (2–6 mm out) and of its ink (2 mm in). The same for every frame of
+    a layout, so worked out once: the live loop reads the sheet's light on every read."""
+    s, markers = key
+    out = []
+    for _, (cx, cy, side) in markers:
+        outer = side / 2 + 6
+        x0, x1 = int((cx - outer) * s), int((cx + outer) * s)
+        y0, y1 = int((cy - outer) * s), int((cy + outer) * s)
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            continue
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        dist = np.maximum(np.abs(xs / s - cx), np.abs(ys / s - cy)).reshape(-1) - side / 2
+        flat = (ys * w + xs).reshape(-1)
+        ring, ink = flat[(dist > 2) & (dist < 6)], flat[dist < -2]
+        if len(ring) and len(ink):
+            out.append(((cx, cy), ring, ink))
+    return tuple(out)
 
 
 def _white_plane(
