@@ -345,3 +345,46 @@ def test_the_coarse_look_finds_close_up_dice_and_leaves_usual_photos_as_they_wer
     assert found["coarse"] >= 0.75 * truth and found["plain"] <= 0.25 * truth
     photo = load_image(str(DICE8 / "images" / "val" / "s7927_000000.jpg"))
     assert plain.detect(photo).to_json() == coarse.detect(photo).to_json()
+
+
+class _Reader:
+    """A face reader that says what it is told: P(die) per box, every die a 3, blue."""
+
+    certainty = None
+
+    def __init__(self, p_die):
+        self.p_die = np.asarray(p_die, float)
+
+    def read(self, img, boxes, others=None):
+        n = len(boxes)
+        value, color = np.zeros((n, 6)), np.zeros((n, 6))
+        value[:, 2], color[:, 0] = 1.0, 1.0
+        return self.p_die[:n], value, color
+
+
+@pytest.mark.parametrize(
+    "options, kept",
+    [
+        ({}, [0, 3]),  # the sure box the reader doubts stays; the one it rules out goes
+        ({"sure": False}, [3]),  # the reader alone
+        ({"conf": 0.5}, [3]),  # a threshold given by hand is the only rule
+    ],
+)
+def test_a_box_the_detector_is_sure_of_needs_less_of_the_reader(monkeypatch, options, kept):
+    from scanner.vision import detect
+
+    boxes = np.array(
+        [[10, 10, 60, 60], [100, 100, 150, 150], [200, 200, 250, 250], [300, 300, 350, 350]],
+        float,
+    )
+    scores = np.array([0.9, 0.9, 0.3, 0.9])  # the detector: sure, sure, unsure, sure
+    p_die = [0.2, 0.01, 0.2, 0.8]  # the reader: doubts, rules out, doubts, takes
+    det = DiceDetector(DEFAULT_MODEL, reader=False, **options)
+    det.reader, det.conf = _Reader(p_die), det.conf if "conf" in options else detect.READ_CONF
+    monkeypatch.setattr(det, "candidates", lambda img, conf=None, imgsz=None: (boxes, None, scores))
+    dice = det.detect(np.zeros((400, 400, 3), np.uint8))
+    assert dice.xyxy.tolist() == boxes[kept].tolist()
+    assert set(dice.value.tolist()) == {3}
+    # A die kept on the detector's word carries the detector's score, the others the reader's.
+    expected = [0.9 if k == 0 else p_die[k] for k in kept]
+    assert dice.confidence.tolist() == pytest.approx(expected)

@@ -12,7 +12,10 @@ def reader_args(p: argparse.ArgumentParser) -> None:
         "--conf",
         type=float,
         default=None,
-        help="minimum confidence (default 0.5 with the face reader, 0.35 without)",
+        help=(
+            "minimum confidence (default: the face reader's P(die) 0.5, or 0.05 for a box the "
+            "detector scores 0.5 or more; 0.35 without the reader). Given, it is the only rule"
+        ),
     )
     p.add_argument(
         "--face",

@@ -42,6 +42,12 @@ PROPOSE_CONF = 0.1
 # Default thresholds: on P(die) from the face reader, or on the detector's own score without it;
 # both chosen on validation scenes (benchmarks/tune_face.py; figures in the model card).
 READ_CONF, DETECT_CONF = 0.5, 0.35
+# A box the detector itself scores at least SURE_DETECT is kept unless the reader is nearly
+# sure it is no die (P(die) < SURE_READ). The reader learnt top faces seen from above and doubts
+# leaning dice and dice on grounds it never saw, which the detector, trained on the wider
+# world, finds; the reader still vetoes what plainly is no die. Chosen on the validation photo
+# sets (model card, "The detector's sure boxes").
+SURE_DETECT, SURE_READ = 0.5, 0.05
 # Quarter-turned readings averaged per die: each turn costs time a die, and past two the
 # validation values stopped improving (benchmarks/tune_face.py; the model card).
 READ_TURNS = 2
@@ -197,6 +203,7 @@ class DiceDetector:
         factor: float | None = None,
         coarse: int | None = None,
         finder: DiceDetector | None = None,
+        sure: bool = True,
     ) -> None:
         """`factor`, when given, scales every image by it instead of to `imgsz`: a detector
         that learnt the board at a smaller scale than it is rectified at (load_detector).
@@ -204,7 +211,9 @@ class DiceDetector:
         coarser look at the photo, for dice too big for `imgsz` (`_proposals`).
         `finder`, when given with the face reader, is a cheaper detector (the board detector
         on a shrunk board) that finds the dice of a whole image; this one then draws their
-        boxes on crops around them (`around`, `_proposals`)."""
+        boxes on crops around them (`around`, `_proposals`).
+        `sure`: a box the detector is sure of needs less of the reader (`SURE_DETECT`); a
+        `conf` given by hand is the only rule."""
         from scanner.vision.runtime import open_session
 
         self.model = Path(model)
@@ -233,6 +242,7 @@ class DiceDetector:
         self.coarse = coarse if coarse and usable and coarse < self.imgsz else None
         at_own_scale = self.reader is not None and not self.fixed and not self.factor
         self.finder = finder if at_own_scale and not self.imgsz else None
+        self.sure = sure and conf is None
 
     def forward(
         self, img: np.ndarray, imgsz: int | None = None
@@ -379,45 +389,55 @@ class DiceDetector:
         kept[:, [1, 3]] = kept[:, [1, 3]].clip(0, h)
         return kept
 
-    def _proposals(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The boxes the face reader is given for a whole photo, and which the coarse look
-        added. With `coarse`, the photo is also seen at that smaller size: a die that fills a
-        good part of a close-up is too big for the detector at `imgsz` (it learnt dice of
-        26–56 px there, and reads a big die's single pips as ones), and at the coarser size it
-        is a die of the size it learnt. The coarse look adds the dice too big for the fine one
-        (`COARSE_SIDE`) that the fine one did not find (`FINE_SEEN`): on photos of dice of the
-        usual size it adds little (the model card). With a `finder`, the finder finds and this
-        detector boxes what it found (`around`)."""
+    def _proposals(self, img: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The boxes the face reader is given for a whole photo, the detector's scores (0 where
+        a finder found the die), and which the coarse look added. With `coarse`, the photo is
+        also seen at that smaller size: a die that fills a good part of a close-up is too big
+        for the detector at `imgsz` (it learnt dice of 26–56 px there, and reads a big die's
+        single pips as ones), and at the coarser size it is a die of the size it learnt. The
+        coarse look adds the dice too big for the fine one (`COARSE_SIDE`) that the fine one
+        did not find (`FINE_SEEN`): on photos of dice of the usual size it adds little (the
+        model card). With a `finder`, the finder finds and this detector boxes what it found
+        (`around`)."""
         conf = min(PROPOSE_CONF, self.conf)
         if self.finder is not None:
             boxes = self.around(img, self.finder.candidates(img, conf)[0])
-            return boxes, np.zeros(len(boxes), bool)
-        boxes = self.candidates(img, conf)[0]
+            return boxes, np.zeros(len(boxes)), np.zeros(len(boxes), bool)
+        boxes, _, scores = self.candidates(img, conf)
         none = np.zeros(len(boxes), bool)
         if not self.coarse:
-            return boxes, none
-        big = self.candidates(img, conf, self.coarse)[0]
+            return boxes, scores, none
+        big, _, big_scores = self.candidates(img, conf, self.coarse)
         if not len(big):
-            return boxes, none
+            return boxes, scores, none
         h, w = img.shape[:2]
         side = box_sides(big) * self.imgsz / max(h, w)
         seen = np.zeros(len(big), bool)
         if len(boxes):
             seen = iou_matrix(big, boxes).max(axis=1) >= FINE_SEEN
-        big = big[(side >= COARSE_SIDE) & ~seen]
-        return np.concatenate([boxes, big]), np.r_[none, np.ones(len(big), bool)]
+        added = (side >= COARSE_SIDE) & ~seen
+        return (
+            np.concatenate([boxes, big[added]]),
+            np.r_[scores, big_scores[added]],
+            np.r_[none, np.ones(int(added.sum()), bool)],
+        )
 
     def _read(self, img: np.ndarray, boxes: np.ndarray | None = None, others=None) -> Dice:
         from scanner.vision.face import color_names
 
-        added = None
+        added = scores = None
         if boxes is None:
-            boxes, added = self._proposals(img)
+            boxes, scores, added = self._proposals(img)
         if not len(boxes):
             return Dice.empty()
         assert self.reader is not None  # called only by a detector with a face reader
         p_die, p_value, p_color = self.reader.read(img, boxes, others)
         keep = p_die >= self.conf
+        # Kept on the detector's word: the reader's P(die) says too little of such a die.
+        on_word = np.zeros(len(boxes), bool)
+        if self.sure and scores is not None:
+            on_word = ~keep & (scores >= SURE_DETECT) & (p_die >= SURE_READ)
+            keep |= on_word
         if added is not None and added.any():
             keep = big_dice_checked(boxes, keep, added)
         if not keep.any():
@@ -431,4 +451,11 @@ class DiceDetector:
             # is kept for a board whose colours the table's palette names.
             confidence = sure.of(p_die, p_value, p_color if self.colors else None)
             data["value_confidence"] = sure.of(p_die, p_value, None)
+        if on_word.any():
+            # The detector's score: on validation such dice were right about as often as it
+            # says, where the reader's maps, fitted on P(die) >= 0.5, say far less.
+            word, own = on_word[keep], scores[keep]
+            confidence = np.where(word, own, confidence)
+            if "value_confidence" in data:
+                data["value_confidence"] = np.where(word, own, data["value_confidence"])
         return Dice(boxes[keep], p_value.argmax(1) + 1, confidence, colors, data)
