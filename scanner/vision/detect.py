@@ -451,7 +451,7 @@ class DiceDetector:
             # is kept for a board whose colours the table's palette names.
             confidence = sure.of(p_die, p_value, p_color if self.colors else None)
             data["value_confidence"] = sure.of(p_die, p_value, None)
-        if on_word.any():
+        if scores is not None and on_word.any():
             # The detector's score: on validation such dice were right about as often as it
             # says, where the reader's maps, fitted on P(die) >= 0.5, say far less.
             word, own = on_word[keep], scores[keep]
