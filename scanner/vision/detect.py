@@ -425,19 +425,19 @@ class DiceDetector:
     def _read(self, img: np.ndarray, boxes: np.ndarray | None = None, others=None) -> Dice:
         from scanner.vision.face import color_names
 
-        added = scores = None
+        added = None
         if boxes is None:
             boxes, scores, added = self._proposals(img)
+        else:  # boxes found elsewhere (`within`): the reader alone decides
+            scores = np.zeros(len(boxes))
         if not len(boxes):
             return Dice.empty()
         assert self.reader is not None  # called only by a detector with a face reader
         p_die, p_value, p_color = self.reader.read(img, boxes, others)
         keep = p_die >= self.conf
         # Kept on the detector's word: the reader's P(die) says too little of such a die.
-        on_word = np.zeros(len(boxes), bool)
-        if self.sure and scores is not None:
-            on_word = ~keep & (scores >= SURE_DETECT) & (p_die >= SURE_READ)
-            keep |= on_word
+        on_word = ~keep & (scores >= SURE_DETECT) & (p_die >= SURE_READ) & self.sure
+        keep |= on_word
         if added is not None and added.any():
             keep = big_dice_checked(boxes, keep, added)
         if not keep.any():
@@ -451,7 +451,7 @@ class DiceDetector:
             # is kept for a board whose colours the table's palette names.
             confidence = sure.of(p_die, p_value, p_color if self.colors else None)
             data["value_confidence"] = sure.of(p_die, p_value, None)
-        if scores is not None and on_word.any():
+        if on_word.any():
             # The detector's score: on validation such dice were right about as often as it
             # says, where the reader's maps, fitted on P(die) >= 0.5, say far less.
             word, own = on_word[keep], scores[keep]
