@@ -120,7 +120,7 @@ def main(argv=None) -> int:
 
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 
-    detector = DiceDetector(DEFAULT_MODEL, imgsz=0, reader=args.face or True).detect
+    detector = DiceDetector(DEFAULT_MODEL, imgsz=0, reader=args.face or True, board=True).detect
     seen_before: dict = {}
 
     def detect(image: np.ndarray):

@@ -77,18 +77,20 @@ def evaluate(
     if find:
         from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 
-        detect = DiceDetector(model or DEFAULT_MODEL, imgsz=0, finder=finder(layout.px_per_mm))
+        detect = DiceDetector(
+            model or DEFAULT_MODEL, imgsz=0, finder=finder(layout.px_per_mm), board=True
+        )
     elif face is not None:  # another face reader behind the full-scale detector
         from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 
-        detect = DiceDetector(model or DEFAULT_MODEL, imgsz=imgsz, reader=face)
+        detect = DiceDetector(model or DEFAULT_MODEL, imgsz=imgsz, reader=face, board=True)
     elif board_px_per_mm is None:
         detect = load_detector(model, imgsz, layout.px_per_mm)
     else:
         from scanner.vision.detect import DiceDetector
 
         factor = board_px_per_mm / layout.px_per_mm
-        detect = DiceDetector(model or BOARD_MODEL, imgsz=0, factor=factor)
+        detect = DiceDetector(model or BOARD_MODEL, imgsz=0, factor=factor, board=True)
     exact, dice_total, dice_wrong, times, failures = 0, 0, 0, [], []
     for i, truth in enumerate(tqdm(held_out_states(frames, seed), desc="frames", disable=None)):
         dice = random_dice(np.random.default_rng((seed, i))) if random_sets else None

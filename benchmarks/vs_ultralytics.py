@@ -59,7 +59,7 @@ def main() -> int:
     _, images = settled_boards(args.boards)
     h, w = images[0].shape[:2]
     size = [(h + 31) // 32 * 32, (w + 31) // 32 * 32]
-    ours = DiceDetector(imgsz=0, threads=args.threads or None)
+    ours = DiceDetector(imgsz=0, threads=args.threads or None, board=True)
     yolo = YOLO(str(REPO / "models" / "dice.pt"))
 
     def theirs(img):

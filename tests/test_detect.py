@@ -355,7 +355,7 @@ class _Reader:
     def __init__(self, p_die):
         self.p_die = np.asarray(p_die, float)
 
-    def read(self, img, boxes, others=None):
+    def read(self, img, boxes, others=None, paper=False):
         n = len(boxes)
         value, color = np.zeros((n, 6)), np.zeros((n, 6))
         value[:, 2], color[:, 0] = 1.0, 1.0
@@ -388,3 +388,50 @@ def test_a_box_the_detector_is_sure_of_needs_less_of_the_reader(monkeypatch, opt
     # A die kept on the detector's word carries the detector's score, the others the reader's.
     expected = [0.9 if k == 0 else p_die[k] for k in kept]
     assert dice.confidence.tolist() == pytest.approx(expected)
+
+
+def _blue_and_green(state):
+    """`state` (a two-player game) played by blue and green."""
+    import json
+
+    from scanner.rules.state import BoardState
+
+    text = json.dumps(state.to_json())
+    for player, colour in zip(state.players, ("blue", "green"), strict=True):
+        text = text.replace(f'"{player}"', f'"{colour}"')
+    return BoardState.from_json(json.loads(text))
+
+
+@pytest.mark.parametrize("game", [0, 2])
+def test_on_the_board_the_paper_not_the_dice_says_the_lights_colour(game):
+    """A game of blue and green only, in lighter shades than the reader learnt: the dice's own
+    light calls the light blue-green, and divided by it blue dice were read grey and green ones
+    yellow. Read in the light of the sheet's paper, every blue die is blue, and no die is
+    named the colour of a player who is not at the table (unknown is allowed: a question)."""
+    import itertools
+
+    from scanner.synth.table import DiceSet, mid_game_states, render_table
+    from scanner.vision.calibrate import calibrate
+    from scanner.vision.layout import default_layout
+    from scanner.vision.scan import scan_image
+
+    two = (
+        s
+        for s in mid_game_states(5)
+        if len(s.players) == 2 and sum(s.placed(p) for p in s.players) >= 10
+    )
+    state = _blue_and_green(next(itertools.islice(two, game, None)))
+    white = (0.95, 0.95, 0.93)
+    lighter = DiceSet(
+        {"blue": (0.33, 0.53, 0.83), "green": (0.48, 0.72, 0.2)},
+        dict.fromkeys(("blue", "green"), white),
+    )
+    frame = render_table(state, (77, game, 0), dice=lighter)
+    layout = default_layout()
+    cal = calibrate(frame.image, layout)
+    read = scan_image(
+        frame.image, cal, DiceDetector(DEFAULT_MODEL, imgsz=0, board=True), ["blue", "green"]
+    )
+    blue = sum(d.player == "blue" for d in frame.dice)
+    assert blue >= 6 and [d.color for d in read.dice].count("blue") == blue
+    assert {d.color for d in read.dice} <= {"blue", "green", None}

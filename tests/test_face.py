@@ -93,6 +93,26 @@ def test_the_dice_light_sees_past_a_coloured_cloth():
     assert 0.9 < dice[0] / dice[2] < 1.1 and 0.9 < dice[1] / dice[2] < 1.1
 
 
+def test_on_a_board_the_paper_gives_the_lights_colour_and_the_dice_its_brightness():
+    """White paper under neutral light with only blue dice on it: the dice alone call the
+    light blue; with `paper` the dice's numbers take the paper's colour, at the dice's own
+    brightness, and the dice's mean colour stays theirs."""
+    img = np.full((200, 200, 3), 225, np.uint8)  # BGR: white paper, neutral light
+    boxes = []
+    for k in range(4):
+        x = 20 + 45 * k
+        img[60:100, x : x + 40] = (200, 110, 40)  # a blue die
+        img[76:84, x + 16 : x + 24] = 255
+        boxes.append([x, 60, x + 40, 100])
+    crops = face_crops(img, np.array(boxes, float))
+    dice_only, paper = scene_light(img, crops), scene_light(img, crops, paper=True)
+    assert dice_only[DICE_LIGHT][0] / dice_only[DICE_LIGHT][2] > 1.2  # blue taken for the light
+    frame, lit = paper[:3], paper[DICE_LIGHT]
+    assert np.allclose(lit / lit.mean(), frame / frame.mean(), atol=1e-6)
+    assert lit.mean() == pytest.approx(dice_only[DICE_LIGHT].mean(), rel=1e-5)
+    assert np.array_equal(paper[:10], dice_only[:10]) and np.array_equal(paper[13:], dice_only[13:])
+
+
 def test_color_names():
     p = np.zeros((3, len(CLASSES)))
     p[0, CLASSES.index("blue")] = 0.9

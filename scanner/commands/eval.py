@@ -133,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
             reader=face_reader(args.face),
             factor=factor,
             finder=finder(rectified) if args.finder else None,
+            board=True,
         )
         for folder in args.tables:
             path = Path(folder)

@@ -204,6 +204,7 @@ class DiceDetector:
         coarse: int | None = None,
         finder: DiceDetector | None = None,
         sure: bool = True,
+        board: bool = False,
     ) -> None:
         """`factor`, when given, scales every image by it instead of to `imgsz`: a detector
         that learnt the board at a smaller scale than it is rectified at (load_detector).
@@ -213,7 +214,8 @@ class DiceDetector:
         on a shrunk board) that finds the dice of a whole image; this one then draws their
         boxes on crops around them (`around`, `_proposals`).
         `sure`: a box the detector is sure of needs less of the reader (`SURE_DETECT`); a
-        `conf` given by hand is the only rule."""
+        `conf` given by hand is the only rule. `board`: the images are rectified boards of the
+        printed sheet, whose paper shows the light's colour to the reader (`FaceReader.read`)."""
         from scanner.vision.runtime import open_session
 
         self.model = Path(model)
@@ -243,6 +245,7 @@ class DiceDetector:
         at_own_scale = self.reader is not None and not self.fixed and not self.factor
         self.finder = finder if at_own_scale and not self.imgsz else None
         self.sure = sure and conf is None
+        self.board = board
 
     def forward(
         self, img: np.ndarray, imgsz: int | None = None
@@ -433,7 +436,7 @@ class DiceDetector:
         if not len(boxes):
             return Dice.empty()
         assert self.reader is not None  # called only by a detector with a face reader
-        p_die, p_value, p_color = self.reader.read(img, boxes, others)
+        p_die, p_value, p_color = self.reader.read(img, boxes, others, self.board)
         keep = p_die >= self.conf
         # Kept on the detector's word: the reader's P(die) says too little of such a die.
         on_word = ~keep & (scores >= SURE_DETECT) & (p_die >= SURE_READ) & self.sure

@@ -141,12 +141,21 @@ def dice_light(crops: np.ndarray) -> np.ndarray:
     return np.array([*_shades_of_grey(x), *x.mean(0)])
 
 
-def scene_light(img: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
+def scene_light(
+    img: np.ndarray, crops: np.ndarray | None = None, paper: bool = False
+) -> np.ndarray:
     """The reader's sixteen numbers about the scene's light (BGR, 0..1): over one 64×64
     thumbnail (resizing the frame is the costly part, so it is done once) the shades-of-grey
     illuminant, the whites' lightness, the grey-world mean and the brightest percentile; then
     `dice_light` over `crops`, the scene's proposed dice cut at rest (without any, the frame's
     illuminant and mean stand in).
+
+    `paper`: `img` is a rectified board, nearly all white paper, so its shades-of-grey colour is
+    the light's; it then stands in for the dice's colour (their brightness kept), the colour
+    the network divides each crop by. The dice are a poor grey world on a board: a game of
+    blue and green players has mostly blue and green dice, and dividing by their colour made
+    blue dice grey. The shipped reader learnt with the dice's colour there (its training cuts
+    crops as before); the paper's was chosen on validation boards (model card).
 
     Several estimates of the light because each fails somewhere: grey-world on a coloured
     cloth, shades-of-grey on a scene without whites, the brightest pixels under a glint, the
@@ -156,7 +165,9 @@ def scene_light(img: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
     small = cv2.resize(img, (64, 64), interpolation=cv2.INTER_AREA)
     x = small.reshape(-1, 3).astype(np.float32) / 255.0
     sog, mean = illuminant(small), x.mean(0)
-    dice = dice_light(crops) if crops is not None and len(crops) else [*sog, *mean]
+    dice = dice_light(crops) if crops is not None and len(crops) else np.array([*sog, *mean])
+    if paper:
+        dice[:3] = sog * (dice[:3].mean() / sog.mean())
     return np.array(
         [*sog, white_level(small), *mean, *np.quantile(x, 0.99, axis=0), *dice], np.float32
     )
@@ -210,20 +221,27 @@ class FaceReader:
         """The shipped reader, or None when there is none (the detector then reads alone)."""
         return cls(path, threads, turns) if Path(path).is_file() else None
 
-    def read(self, img: np.ndarray, boxes: np.ndarray, others: np.ndarray | None = None):
+    def read(
+        self,
+        img: np.ndarray,
+        boxes: np.ndarray,
+        others: np.ndarray | None = None,
+        paper: bool = False,
+    ):
         """(P(die) (N,), value probabilities (N, 6), colour probabilities (N, 6)).
 
         `boxes` should be every box the detector proposed in `img`, as in training: the light
         is read off all of them (`scene_light`). When only some are to be read (a board read
         again where it changed), `others` are the rest of the board's dice: they count for
-        the light and are not read.
+        the light and are not read. `paper`: `img` is a rectified board, whose paper gives the
+        light's colour (`scene_light`).
         """
         boxes = np.asarray(boxes, np.float64).reshape(-1, 4)
         if not len(boxes):
             return np.zeros(0), np.zeros((0, 6)), np.zeros((0, len(COLOR_CLASSES)))
         crops = face_crops(img, boxes, self.size)
         rest = np.asarray(others if others is not None else [], np.float64).reshape(-1, 4)
-        light = scene_light(img, np.concatenate([crops, face_crops(img, rest, self.size)]))
+        light = scene_light(img, np.concatenate([crops, face_crops(img, rest, self.size)]), paper)
         blob = to_blob(crops)
         # `turns` > 1 also reads the crop turned by quarter turns (exact, no resampling) and
         # averages: a die reads the same any way up, the network's small mistakes do not.

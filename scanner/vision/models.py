@@ -115,7 +115,7 @@ def _open(model: str | None, imgsz: int, factor: float | None = None):
         raise InputError("model.missing", f"no detector model at {model}", "$.model")
     try:
         detector = detect_module.DiceDetector(
-            model or detect_module.DEFAULT_MODEL, imgsz=imgsz, factor=factor
+            model or detect_module.DEFAULT_MODEL, imgsz=imgsz, factor=factor, board=True
         )
     except InputError as err:
         code = "model.missing" if err.code == "model.not-found" else "model.unloadable"
