@@ -64,6 +64,10 @@ def test_overlay_draws_zones_and_dice():
     drawn = overlay(frame.image, status, cal)
     assert drawn.shape == frame.image.shape
     assert (drawn != frame.image).mean() > 0.005  # zones, boxes, status bar
+    # The bar's dot is green when settled, and the bar holds no words: the page says why in
+    # the viewer's language (one stream serves a German and an English page alike).
+    assert status.reason == "settled" and tuple(drawn[15, 16]) == (80, 200, 80)
+    assert not drawn[:30, 32:].any()
     # grey's 5 flagged in the Senatus: boxed in red around that die, the 4 left as it was.
     flagged = overlay(
         frame.image, status, cal, {"player": "grey", "building": "senatus", "dice": [5]}

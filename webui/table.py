@@ -72,13 +72,12 @@ def overlay(frame: np.ndarray, status, calibration, flagged: dict | None = None)
         cv2.putText(
             out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, color, 2, cv2.LINE_AA
         )
+    # The bar's dot: green settled, amber not. No words: one stream serves every viewer, and
+    # the page says why beside it in each viewer's language (an English word drawn here showed
+    # on the German page).
     settled = status is not None and status.reason == "settled"
-    text = "settled" if settled else (status.reason if status is not None else "starting")
     cv2.rectangle(out, (0, 0), (out.shape[1], 30), (0, 0, 0), -1)
     cv2.circle(out, (16, 15), 8, (80, 200, 80) if settled else (0, 160, 255), -1)
-    cv2.putText(
-        out, text[:90], (32, 21), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (255, 255, 255), 1, cv2.LINE_AA
-    )
     return out
 
 
