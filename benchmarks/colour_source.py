@@ -1,7 +1,7 @@
 """Where a die's colour should come from, chosen on validation table frames (never a test set).
 
     python benchmarks/colour_source.py [--frames 60] [--seed 7000] [--face models/face.onnx]
-        [--lamps] [--max-tilt 30] [--others] [--drop-reference] [--sheen 0.25]
+        [--lamps] [--max-tilt 30] [--others] [--drop-reference] [--sheen 0.25] [--beyond 0.3]
 
 Each frame is a mid-game board drawn by our table renderer with a random set of the game's dice
 (`scanner.synth.table.random_dice`: each colour in one shade of its range, white or black pips)
@@ -21,7 +21,9 @@ black, red, ...) on two of the game frame's empty swatch squares: each must come
 forgets to set one down or the camera misses it: that colour is not in the palette. `--sheen S`
 lays the mirror image of a ceiling lamp over the glossy top faces of the dice in a patch of the
 board (`scanner.synth.table._sheen`, up to S of the paper's white), in both frames: a die in the
-patch reads paler than one outside it, and so may its reference die. Seeds from
+patch reads paler than one outside it, and so may its reference die. `--beyond B` draws each
+colour's shade up to B of its range past either end (`random_dice`): dice darker or lighter
+than any the reader learnt, in both frames. Seeds from
 7000 are used by no training, validation or test set. Prints colour accuracy over matched dice
 of the players' colours, the share of the other dice named unknown, and the share of frames
 whose dice are all found and the right colour.
@@ -116,6 +118,9 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--sheen", type=float, default=0.0, help="a ceiling lamp's gloss on the dice (0.25)"
     )
+    ap.add_argument(
+        "--beyond", type=float, default=0.0, help="shades past their ranges' ends, a share (0.3)"
+    )
     args = ap.parse_args(argv)
 
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
@@ -139,7 +144,7 @@ def main(argv=None) -> int:
     states = mid_game_states(args.seed, layout)
     for n in tqdm(range(args.frames), desc="frames", disable=None):
         state = next(states)
-        dice = random_dice(rng)
+        dice = random_dice(rng, args.beyond)
         squares = tuple(
             TrueDie(c, 3, "swatch", x, y, 0.4) for c, (x, y, _) in layout.swatches.items()
         )

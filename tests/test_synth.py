@@ -107,6 +107,26 @@ def test_the_games_dice_wear_either_pip_colour_in_photos_and_one_on_the_table():
     assert luminance(game_pip("grey")) > 0.9 and luminance(game_pip("yellow")) < 0.1
 
 
+def test_random_dice_reach_past_their_shade_ranges_only_when_asked():
+    """`beyond` draws dice darker and lighter than renderer 5's ranges (a validation variant);
+    0 draws the very sets of before, so every frame drawn with it is unchanged."""
+    from scanner.synth.dice import GAME_SHADES, shade
+    from scanner.synth.table import random_dice
+
+    def along(color, body):  # where a body lies along its colour's range: 0 dark end, 1 light
+        dark, light = (np.array(v) for v in GAME_SHADES[color])
+        return float((np.array(body) - dark) @ (light - dark) / np.sum((light - dark) ** 2))
+
+    for k in range(60):  # each set's bodies are its generator's first draws
+        drawn = random_dice(np.random.default_rng((11, k))).bodies
+        again = np.random.default_rng((11, k))
+        assert drawn == {c: tuple(shade(c, again.random()).tolist()) for c in GAME_COLORS}
+    wide = [random_dice(np.random.default_rng((11, k)), beyond=0.3) for k in range(60)]
+    t = np.array([[along(c, s.bodies[c]) for c in ("blue", "green")] for s in wide])
+    assert t.min() < -0.15 and t.max() > 1.15 and t.min() >= -0.31 and t.max() <= 1.31
+    assert all(0 <= v <= 1 for s in wide for body in s.bodies.values() for v in body)
+
+
 def test_pip_layouts_are_standard():
     assert [len(PIP_LAYOUTS[v]) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]
     # opposite-corner symmetry: every layout is symmetric under a half turn
