@@ -303,6 +303,28 @@ def test_board_frames_cut_under_another_lamp_are_cut_again(tmp_path):
     assert np.array_equal(boards(0.0).crops, plain.crops)
 
 
+def test_face_data_drawn_in_other_shades_is_redone(tmp_path):
+    """`--face-shades wide` draws other dice: scenes and board frames drawn in renderer 5's
+    shades are drawn again, and the wide ones are kept once drawn."""
+    from scanner.training.face_sets import prepare
+
+    def drawn(shades: str):
+        _, sets = prepare(
+            tmp_path, None, synth_n=1, synth_val=1, boards=0, board_val=1, shades=shades
+        )
+        scene = sorted((tmp_path / "synth" / "images" / "train").iterdir())[0].read_bytes()
+        return scene, sets["val_board"]
+
+    scene, board = drawn("game")
+    wide_scene, wide_board = drawn("wide")
+    assert wide_scene != scene and not np.array_equal(wide_board.crops, board.crops)
+    assert np.array_equal(wide_board.value, board.value)  # the same frame, other bodies
+    stamp = (tmp_path / "crops_val_board.npz").stat().st_mtime_ns
+    again_scene, again_board = drawn("wide")
+    assert again_scene == wide_scene and np.array_equal(again_board.crops, wide_board.crops)
+    assert (tmp_path / "crops_val_board.npz").stat().st_mtime_ns == stamp
+
+
 def test_crops_cut_for_other_light_numbers_are_cut_again(tmp_path):
     from scanner.training.face_data import CropSet
     from scanner.training.face_sets import prepare

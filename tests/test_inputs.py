@@ -208,6 +208,7 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["train", "--board-max-tilt", "60"], "train.bad-option", "$.board_max_tilt"),
         (["train", "--world", "1.5"], "train.bad-option", "$.world"),
         (["train", "--face-board-sheen", "2"], "train.bad-option", "$.face_board_sheen"),
+        (["train", "--face-shades", "pastel"], "train.bad-option", "$.face_shades"),
         (["eval", "--tables", "/nonexistent"], "eval.no-set", "$.tables"),
         (
             ["eval", "--finder", "--board-px-per-mm", "1.75", "--tables", "."],
@@ -224,6 +225,7 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         "train-tilt",
         "train-world",
         "train-sheen",
+        "train-shades",
         "eval-tables",
         "eval-finder-scale",
         "eval-photos",

@@ -127,6 +127,30 @@ def test_random_dice_reach_past_their_shade_ranges_only_when_asked():
     assert all(0 <= v <= 1 for s in wide for body in s.bodies.values() for v in body)
 
 
+def test_wide_shades_reach_past_renderer5s_ranges_and_call_a_lime_die_green():
+    """`shades="wide"` draws every game colour darker and lighter than renderer 5's ranges, a
+    lime die among them as green (never as a colour of no player); the default draws as before,
+    number for number."""
+    from scanner.synth.dice import GAME_SHADES, WIDE_SHADES, other_colors, random_style, shade
+    from scanner.synth.table import random_dice
+
+    for c in GAME_COLORS:
+        assert luminance(shade(c, 0, "wide")) < luminance(GAME_SHADES[c][0])
+        assert luminance(shade(c, 1, "wide")) > luminance(GAME_SHADES[c][1])
+    assert "lime" in other_colors() and "lime" not in other_colors("wide")
+    game = [random_style(np.random.default_rng((3, k)), 2, 40.0) for k in range(300)]
+    again = [random_style(np.random.default_rng((3, k)), 2, 40.0, 0.6, "game") for k in range(300)]
+    assert game == again
+    wide = [random_style(np.random.default_rng((3, k)), 2, 40.0, 0.6, "wide") for k in range(300)]
+    assert "lime" in {s.color for s in game} and "lime" not in {s.color for s in wide}
+    # The same draws, other bodies: the wide green reaches lime green's yellowish light end.
+    greens = [s.body for s in wide if s.color == "green"]
+    assert max(b[0] for b in greens) > GAME_SHADES["green"][1][0] * 1.12 + 0.05
+    sets = [random_dice(np.random.default_rng((11, k)), shades="wide") for k in range(40)]
+    lemon = np.array(WIDE_SHADES["yellow"][1])
+    assert max(-np.abs(np.array(s.bodies["yellow"]) - lemon).max() for s in sets) > -0.03
+
+
 def test_pip_layouts_are_standard():
     assert [len(PIP_LAYOUTS[v]) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]
     # opposite-corner symmetry: every layout is symmetric under a half turn

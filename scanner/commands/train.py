@@ -139,6 +139,14 @@ def run(args: argparse.Namespace) -> int:
             "--face-board-sheen must be a share of the paper's white, 0..1",
             "$.face_board_sheen",
         )
+    from scanner.synth.dice import SHADE_SETS
+
+    if args.face_shades not in SHADE_SETS:
+        raise InputError(
+            "train.bad-option",
+            f"--face-shades must be one of {', '.join(SHADE_SETS)}",
+            "$.face_shades",
+        )
     for share in ("world", "face_world"):
         if not 0 <= getattr(args, share) <= 1:
             option = "--" + share.replace("_", "-")
@@ -256,6 +264,7 @@ def run(args: argparse.Namespace) -> int:
             world=args.face_world,
             side_pips=args.face_side_pips,
             board_sheen=args.face_board_sheen,
+            shades=args.face_shades,
         )
         best = face_train.train(
             train_set,

@@ -60,6 +60,25 @@ GAME_SHADES: dict[str, tuple[tuple[float, float, float], tuple[float, float, flo
 # Not in OTHER_COLORS on purpose: navy or dark brown-orange dice, which any player would call
 # "blue" or "brown"; the colour ground truth must be something a person agrees with.
 
+# A wider reading of each game colour, for a reader that must name dice from sets nobody here
+# has seen (`alea train --face-shades wide`). The ends come from the named web colours (CSS /
+# X11) a person calls by the player's colour, not from any renderer's dice: charcoal to silver,
+# dark chocolate to a light brown between peru and tan, navy to cornflower, dark green to lime
+# green, goldenrod to lemon. A lime die is then a green one, so lime leaves the other colours.
+WIDE_SHADES: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
+    "grey": ((0.25, 0.26, 0.28), (0.78, 0.78, 0.80)),
+    "brown": ((0.26, 0.15, 0.08), (0.78, 0.60, 0.38)),
+    "blue": ((0.05, 0.10, 0.45), (0.42, 0.64, 0.92)),
+    "green": ((0.03, 0.30, 0.10), (0.45, 0.80, 0.20)),
+    "yellow": ((0.90, 0.62, 0.05), (0.99, 0.94, 0.32)),
+}
+SHADE_SETS = {"game": GAME_SHADES, "wide": WIDE_SHADES}
+
+
+def other_colors(shades: str = "game") -> list[str]:
+    """The colours of no player's dice beside a shade set (`wide` calls a lime die green)."""
+    return [c for c in OTHER_COLORS if not (shades == "wide" and c == "lime")]
+
 
 @dataclass(frozen=True)
 class DieStyle:
@@ -133,19 +152,26 @@ def game_pip(color: str) -> tuple[float, float, float]:
     return _WHITE_PIP if luminance(GAME_COLORS[color]) < 0.55 else _BLACK_PIP
 
 
-def shade(color: str, t: float) -> np.ndarray:
-    """The game colour's body at `t` (0..1) along its range of shades (GAME_SHADES)."""
-    dark, light = (np.array(v) for v in GAME_SHADES[color])
+def shade(color: str, t: float, shades: str = "game") -> np.ndarray:
+    """The game colour's body at `t` (0..1) along its range of shades (a SHADE_SETS entry)."""
+    dark, light = (np.array(v) for v in SHADE_SETS[shades][color])
     return dark + (light - dark) * float(t)
 
 
-def random_style(rng: np.random.Generator, value: int, side: float, game_share: float = 0.6):
-    """A random but plausible die; `game_share` of them wear one of the game's five colours."""
+def random_style(
+    rng: np.random.Generator,
+    value: int,
+    side: float,
+    game_share: float = 0.6,
+    shades: str = "game",
+):
+    """A random but plausible die; `game_share` of them wear one of the game's five colours,
+    in the shades of SHADE_SETS[`shades`]."""
     if rng.random() < game_share:
         color = str(rng.choice(list(GAME_COLORS)))
-        base = shade(color, rng.random())
+        base = shade(color, rng.random(), shades)
     else:
-        color = str(rng.choice(list(OTHER_COLORS)))
+        color = str(rng.choice(other_colors(shades)))
         base = np.array(OTHER_COLORS[color])
     body = np.clip(base * rng.uniform(0.85, 1.12) + rng.normal(0, 0.025, 3), 0, 1)
     lum = luminance(body)

@@ -49,6 +49,7 @@ class SceneConfig:
     max_dice: int = 16
     die_px: tuple[float, float] = (26.0, 56.0)
     game_share: float = 0.6  # share of dice in the game's five colours
+    shades: str = "game"  # their ranges of shades (scanner.synth.dice.SHADE_SETS)
     touch_share: float = 0.3  # share of dice placed right against another one
     distractors: tuple[int, int] = (0, 3)
     blank_cube_share: float = 0.04
@@ -257,7 +258,7 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
 
     styles: list[DieStyle] = []
     for _x, _y, size in centres:
-        style = random_style(rng, int(rng.integers(1, 7)), size, cfg.game_share)
+        style = random_style(rng, int(rng.integers(1, 7)), size, cfg.game_share, cfg.shades)
         if rng.random() < cfg.blank_cube_share:
             style = DieStyle(**{**style.__dict__, "blank": True})
             if cfg.blank_marble_share and rng.random() < cfg.blank_marble_share:

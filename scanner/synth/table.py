@@ -207,13 +207,14 @@ class DiceSet:
     loose: tuple[TrueDie, ...] = ()
 
 
-def random_dice(rng: np.random.Generator, beyond: float = 0.0) -> DiceSet:
+def random_dice(rng: np.random.Generator, beyond: float = 0.0, shades: str = "game") -> DiceSet:
     """A set of the game's dice as one table might have: each colour in one shade of its range,
     with white or black pips (the face reader's board frames are drawn with these). `beyond`
     reaches past both ends of each range by that share of it (darker and lighter dice than
-    any the reader learnt, as real sets have); 0 draws the sets of before, number for number."""
+    any the reader learnt, as real sets have); 0 draws the sets of before, number for number.
+    `shades` names the ranges (scanner.synth.dice.SHADE_SETS)."""
     bodies = {
-        c: tuple(np.clip(shade(c, rng.random() * (1 + 2 * beyond) - beyond), 0, 1).tolist())
+        c: tuple(np.clip(shade(c, rng.random() * (1 + 2 * beyond) - beyond, shades), 0, 1).tolist())
         for c in GAME_COLORS
     }
     pips = {c: (_WHITE, _BLACK)[int(rng.integers(2))] for c in GAME_COLORS}

@@ -201,7 +201,13 @@ def collect(
 
 
 def board_crops(
-    boards: int, seed: int, detector, copies: int, jitter: bool = True, sheen: float = 0.0
+    boards: int,
+    seed: int,
+    detector,
+    copies: int,
+    jitter: bool = True,
+    sheen: float = 0.0,
+    shades: str = "game",
 ) -> CropSet:
     """Crops from the rectified board as `alea scan` sees it: whole-table frames of mid-game
     states under random cameras and light (scanner.synth.table), located by their markers and
@@ -210,7 +216,8 @@ def board_crops(
     dice are a random set (`random_dice`: shades and pips), not the table's own. With `sheen`,
     each frame mirrors a ceiling lamp in the dice's glossy tops, up to a random share of it
     (render_table's `sheen`): a die's body then reads paler in one patch of the board, as
-    under a real lamp; 0 draws the frames of before, number for number."""
+    under a real lamp; 0 draws the frames of before, number for number. `shades` names the
+    dice's ranges (scanner.synth.dice.SHADE_SETS)."""
     from scanner.synth.table import mid_game_states, random_dice, render_table
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout
@@ -220,7 +227,7 @@ def board_crops(
     parts = []
     states = mid_game_states(seed, layout)
     for n in tqdm(range(boards), desc="board crops", disable=None):
-        dice = random_dice(rng)
+        dice = random_dice(rng, shades=shades)
         lamp = float(sheen * rng.uniform(0, 1)) if sheen else 0.0
         frame = render_table(next(states), (seed, n), layout, dice=dice, sheen=lamp)
         cal = calibrate(frame.image, layout)

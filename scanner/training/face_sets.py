@@ -48,6 +48,7 @@ def prepare(
     world: float = 0.0,
     side_pips: bool = False,
     board_sheen: float = 0.0,
+    shades: str = "game",
 ) -> tuple[CropSet, dict[str, CropSet]]:
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
 
@@ -56,14 +57,15 @@ def prepare(
     `world`, that share of them (validation scenes too) comes from the wider world
     (`SceneConfig.world`, its dice with pips on their sides with `side_pips`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
-    (face_data.board_crops).
+    (face_data.board_crops). `shades` names the ranges every game colour is drawn in, scenes
+    and board frames alike (scanner.synth.dice.SHADE_SETS).
     """
     from scanner.synth.dataset import renderer_of, write_dataset
     from scanner.synth.scene import RENDERER, photo_config
 
     synth = out / "synth"
     new_renderer = renderer_of(synth) != RENDERER
-    config = photo_config(world=world, side_pips=side_pips)
+    config = photo_config(world=world, side_pips=side_pips, shades=shades)
     drawn = _drawn(synth) != _scenes(config, synth_n, synth_val)
     if (synth / "data.yaml").exists() and (new_renderer or drawn):
         # Drawn by an older renderer, or for other scenes: its scenes and the
@@ -124,11 +126,12 @@ def prepare(
             CropSet.concat(parts).save(path)
         sets[name] = CropSet.load(path)
     # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
-    if _boards_drawn(out) != {"sheen": board_sheen}:  # cut under another lamp: cut again
+    boards_now = {"sheen": board_sheen, "shades": shades}
+    if _boards_drawn(out) != boards_now:  # cut under another lamp or shades: cut again
         for name in ("train_board", "val_board"):
             (out / f"crops_{name}.npz").unlink(missing_ok=True)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "boards.json").write_text(json.dumps({"sheen": board_sheen}))
+        (out / "boards.json").write_text(json.dumps(boards_now))
     for name, n, board_seed, cuts, jitter in (
         ("train_board", boards, seed + 100, board_copies, True),
         ("val_board", board_val, seed + 200, 1, False),
@@ -136,7 +139,13 @@ def prepare(
         path = out / f"crops_{name}.npz"
         if n and not path.exists():
             board_crops(
-                n, board_seed, detector_at_board_scale(detector), cuts, jitter, board_sheen
+                n,
+                board_seed,
+                detector_at_board_scale(detector),
+                cuts,
+                jitter,
+                board_sheen,
+                shades,
             ).save(path)
         if path.exists():
             sets[name] = CropSet.load(path)
@@ -185,26 +194,35 @@ def hard_negatives(out: Path, cached: Path, n: int, seed: int, detector, copies:
 
 
 def _scenes(config, train: int, val: int) -> dict:
-    """What a rendered reader set holds: scene counts and the wider world's share."""
-    return {"train": train, "val": val, "world": config.world, "side_pips": config.side_pips}
+    """What a rendered reader set holds: scene counts, the wider world's share, the shades."""
+    return {
+        "train": train,
+        "val": val,
+        "world": config.world,
+        "side_pips": config.side_pips,
+        "shades": config.shades,
+    }
 
 
 def _drawn(synth: Path) -> dict:
-    """`_scenes` of a set on disk (sets drawn before it was written hold no wider world)."""
+    """`_scenes` of a set on disk (sets drawn before it was written hold no wider world, and
+    sets drawn before the shades were named hold renderer 5's)."""
     try:
-        return json.loads((synth / "scenes.json").read_text(encoding="utf-8"))
+        drawn = json.loads((synth / "scenes.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         train, val = _counts(synth)
-        return {"train": train, "val": val, "world": 0.0, "side_pips": False}
+        drawn = {"train": train, "val": val, "world": 0.0, "side_pips": False}
+    return {"shades": "game", **drawn}
 
 
 def _boards_drawn(out: Path) -> dict:
     """How the board frames on disk were drawn (frames cut before this was written had no
-    sheen)."""
+    sheen, and renderer 5's shades)."""
     try:
-        return json.loads((out / "boards.json").read_text(encoding="utf-8"))
+        drawn = json.loads((out / "boards.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {"sheen": 0.0}
+        drawn = {"sheen": 0.0}
+    return {"shades": "game", **drawn}
 
 
 def _counts(synth: Path) -> tuple[int, int]:
