@@ -17,7 +17,7 @@ for the whole sheet besides.
 other, as at a table lit by a bulb and a window. `--max-tilt` lets the camera lean further (the
 dice's sides show more: `palette.top_faces`). `--others` lays a die of no player's colour (white,
 black, red, ...) on two of the game frame's empty swatch squares: each must come out unknown
-(None). `--drop-reference` leaves one colour's die out of each reference frame, as when a player
+(None); lime is not among them, since a player may call a lime die green. `--drop-reference` leaves one colour's die out of each reference frame, as when a player
 forgets to set one down or the camera misses it: that colour is not in the palette. `--sheen S`
 lays the mirror image of a ceiling lamp over the glossy top faces of the dice in a patch of the
 board (`scanner.synth.table._sheen`, up to S of the paper's white), in both frames: a die in the
@@ -46,7 +46,7 @@ sys.path.insert(0, str(REPO))
 
 from scanner.rules.components import PLAYER_COLORS  # noqa: E402
 from scanner.synth.arrange import TrueDie  # noqa: E402
-from scanner.synth.dice import OTHER_COLORS  # noqa: E402
+from scanner.synth.dice import OTHER_COLORS, other_colors  # noqa: E402
 from scanner.synth.table import mid_game_states, random_dice, render_table  # noqa: E402
 from scanner.vision import palette as P  # noqa: E402
 from scanner.vision import scan as S  # noqa: E402
@@ -162,7 +162,8 @@ def main(argv=None) -> int:
         game_dice = dice
         if args.others:
             pick = np.random.default_rng((args.seed, n, 4))
-            names = pick.choice(list(OTHER_COLORS), 2, replace=False)
+            # Not lime: a person may call a lime die green (scanner.synth.dice.WIDE_SHADES).
+            names = pick.choice(other_colors("wide"), 2, replace=False)
             where = pick.choice(len(squares), 2, replace=False)
             others = tuple(
                 replace(squares[int(k)], player=str(c), value=int(pick.integers(1, 7)))
