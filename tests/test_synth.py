@@ -151,6 +151,30 @@ def test_wide_shades_reach_past_renderer5s_ranges_and_call_a_lime_die_green():
     assert max(-np.abs(np.array(s.bodies["yellow"]) - lemon).max() for s in sets) > -0.03
 
 
+def test_half_the_dice_in_wide_shades_the_rest_in_renderer5s():
+    """`shades="half"` draws each die (each colour of a table's set) from the wide or renderer
+    5's ranges at even odds, and no lime die among the others."""
+    from scanner.synth.dice import GAME_SHADES, WIDE_SHADES, other_colors, shade_set
+    from scanner.synth.table import random_dice
+
+    rng = np.random.default_rng(4)
+    picks = [shade_set(rng, "half") for _ in range(400)]
+    assert 150 < picks.count("wide") < 250 and set(picks) == {"wide", "game"}
+    assert shade_set(rng, "game") == "game" and "lime" not in other_colors("half")
+
+    def on(ranges, body):  # the body lies on that colour's segment (no per-die jitter here)
+        dark, light = (np.array(v) for v in ranges["grey"])
+        t = float((np.array(body) - dark) @ (light - dark) / np.sum((light - dark) ** 2))
+        return np.abs(dark + t * (light - dark) - np.array(body)).max() < 1e-9 and 0 <= t <= 1
+
+    greys = [
+        random_dice(np.random.default_rng((12, k)), shades="half").bodies["grey"] for k in range(60)
+    ]
+    wide = [on(WIDE_SHADES, b) and not on(GAME_SHADES, b) for b in greys]
+    game = [on(GAME_SHADES, b) for b in greys]
+    assert all(w or g for w, g in zip(wide, game, strict=True)) and 15 < sum(wide) < 45
+
+
 def test_pip_layouts_are_standard():
     assert [len(PIP_LAYOUTS[v]) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]
     # opposite-corner symmetry: every layout is symmetric under a half turn

@@ -139,12 +139,12 @@ def run(args: argparse.Namespace) -> int:
             "--face-board-sheen must be a share of the paper's white, 0..1",
             "$.face_board_sheen",
         )
-    from scanner.synth.dice import SHADE_SETS
+    from scanner.synth.dice import SHADE_CHOICES
 
-    if args.face_shades not in SHADE_SETS:
+    if args.face_shades not in SHADE_CHOICES:
         raise InputError(
             "train.bad-option",
-            f"--face-shades must be one of {', '.join(SHADE_SETS)}",
+            f"--face-shades must be one of {', '.join(SHADE_CHOICES)}",
             "$.face_shades",
         )
     for share in ("world", "face_world"):

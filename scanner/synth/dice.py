@@ -73,11 +73,22 @@ WIDE_SHADES: dict[str, tuple[tuple[float, float, float], tuple[float, float, flo
     "yellow": ((0.90, 0.62, 0.05), (0.99, 0.94, 0.32)),
 }
 SHADE_SETS = {"game": GAME_SHADES, "wide": WIDE_SHADES}
+# What `--face-shades` may name: a shade set, or `half`: each die (each colour of a table's set)
+# drawn from one or the other at even odds.
+SHADE_CHOICES = (*SHADE_SETS, "half")
+
+
+def shade_set(rng: np.random.Generator, shades: str) -> str:
+    """The SHADE_SETS entry one die is drawn from; only `half` takes a random number."""
+    if shades == "half":
+        return "wide" if rng.random() < 0.5 else "game"
+    return shades
 
 
 def other_colors(shades: str = "game") -> list[str]:
-    """The colours of no player's dice beside a shade set (`wide` calls a lime die green)."""
-    return [c for c in OTHER_COLORS if not (shades == "wide" and c == "lime")]
+    """The colours of no player's dice beside a shade choice (the wide shades call a lime die
+    green)."""
+    return [c for c in OTHER_COLORS if not (shades != "game" and c == "lime")]
 
 
 @dataclass(frozen=True)
@@ -166,10 +177,10 @@ def random_style(
     shades: str = "game",
 ):
     """A random but plausible die; `game_share` of them wear one of the game's five colours,
-    in the shades of SHADE_SETS[`shades`]."""
+    in the shades `shades` names (SHADE_CHOICES)."""
     if rng.random() < game_share:
         color = str(rng.choice(list(GAME_COLORS)))
-        base = shade(color, rng.random(), shades)
+        base = shade(color, rng.random(), shade_set(rng, shades))
     else:
         color = str(rng.choice(other_colors(shades)))
         base = np.array(OTHER_COLORS[color])

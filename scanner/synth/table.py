@@ -20,7 +20,7 @@ import numpy as np
 
 from scanner.rules.state import BoardState
 from scanner.synth.arrange import TooManyDice, TrueDie, die_rng, lay_out
-from scanner.synth.dice import GAME_COLORS, DieStyle, game_pip, render_die, shade
+from scanner.synth.dice import GAME_COLORS, DieStyle, game_pip, render_die, shade, shade_set
 from scanner.synth.scene import composite
 from scanner.synth.surfaces import noise, wood
 from scanner.vision.layout import Layout, default_layout
@@ -212,9 +212,9 @@ def random_dice(rng: np.random.Generator, beyond: float = 0.0, shades: str = "ga
     with white or black pips (the face reader's board frames are drawn with these). `beyond`
     reaches past both ends of each range by that share of it (darker and lighter dice than
     any the reader learnt, as real sets have); 0 draws the sets of before, number for number.
-    `shades` names the ranges (scanner.synth.dice.SHADE_SETS)."""
+    `shades` names the ranges (scanner.synth.dice.SHADE_CHOICES)."""
     bodies = {
-        c: tuple(np.clip(shade(c, rng.random() * (1 + 2 * beyond) - beyond, shades), 0, 1).tolist())
+        c: tuple(np.clip(shade(c, _along(rng, beyond), shade_set(rng, shades)), 0, 1).tolist())
         for c in GAME_COLORS
     }
     pips = {c: (_WHITE, _BLACK)[int(rng.integers(2))] for c in GAME_COLORS}
@@ -222,6 +222,11 @@ def random_dice(rng: np.random.Generator, beyond: float = 0.0, shades: str = "ga
 
 
 _WHITE, _BLACK = (0.95, 0.95, 0.93), (0.05, 0.05, 0.06)
+
+
+def _along(rng: np.random.Generator, beyond: float) -> float:
+    """Where a die lies along its colour's range: 0..1, or `beyond` of it past either end."""
+    return rng.random() * (1 + 2 * beyond) - beyond
 
 
 def render_table(
