@@ -17,8 +17,9 @@ for the whole sheet besides.
 other, as at a table lit by a bulb and a window. `--max-tilt` lets the camera lean further (the
 dice's sides show more: `palette.top_faces`). `--others` lays a die of no player's colour (white,
 black, red, ...) on two of the game frame's empty swatch squares: each must come out unknown
-(None); lime is not among them, since a player may call a lime die green. `--drop-reference` leaves one colour's die out of each reference frame, as when a player
-forgets to set one down or the camera misses it: that colour is not in the palette. `--sheen S`
+(None); lime is not among them, since a player may call a lime die green. `--drop-reference`
+leaves one colour's die out of each reference frame, as when a player forgets to set one down
+or the camera misses it: that colour is not in the palette. `--sheen S`
 lays the mirror image of a ceiling lamp over the glossy top faces of the dice in a patch of the
 board (`scanner.synth.table._sheen`, up to S of the paper's white), in both frames: a die in the
 patch reads paler than one outside it, and so may its reference die. `--beyond B` draws each
