@@ -49,7 +49,7 @@ class SceneConfig:
     max_dice: int = 16
     die_px: tuple[float, float] = (26.0, 56.0)
     game_share: float = 0.6  # share of dice in the game's five colours
-    shades: str = "game"  # their ranges of shades (scanner.synth.dice.SHADE_SETS)
+    shades: str = "game"  # their ranges of shades (scanner.synth.dice.SHADE_CHOICES)
     touch_share: float = 0.3  # share of dice placed right against another one
     distractors: tuple[int, int] = (0, 3)
     blank_cube_share: float = 0.04

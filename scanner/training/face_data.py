@@ -217,7 +217,7 @@ def board_crops(
     each frame mirrors a ceiling lamp in the dice's glossy tops, up to a random share of it
     (render_table's `sheen`): a die's body then reads paler in one patch of the board, as
     under a real lamp; 0 draws the frames of before, number for number. `shades` names the
-    dice's ranges (scanner.synth.dice.SHADE_SETS)."""
+    dice's ranges (scanner.synth.dice.SHADE_CHOICES)."""
     from scanner.synth.table import mid_game_states, random_dice, render_table
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout

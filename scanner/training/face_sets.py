@@ -58,7 +58,7 @@ def prepare(
     (`SceneConfig.world`, its dice with pips on their sides with `side_pips`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
     (face_data.board_crops). `shades` names the ranges every game colour is drawn in, scenes
-    and board frames alike (scanner.synth.dice.SHADE_SETS).
+    and board frames alike (scanner.synth.dice.SHADE_CHOICES).
     """
     from scanner.synth.dataset import renderer_of, write_dataset
     from scanner.synth.scene import RENDERER, photo_config
