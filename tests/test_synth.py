@@ -175,6 +175,30 @@ def test_half_the_dice_in_wide_shades_the_rest_in_renderer5s():
     assert all(w or g for w, g in zip(wide, game, strict=True)) and 15 < sum(wide) < 45
 
 
+def test_spread_draws_the_other_colours_along_ranges_and_leaves_the_other_choices_alone():
+    """`shades="spread"` draws each die of no player's colour along that colour's range
+    (magenta among them, lime never), and the players' dice as `half` does; the other choices
+    draw the same dice as before the ranges existed, number for number."""
+    from scanner.synth.dice import OTHER_COLORS, OTHER_SHADES, other_colors, random_style
+
+    assert set(other_colors("spread")) == set(OTHER_SHADES)
+    assert "magenta" in OTHER_SHADES and "lime" not in OTHER_SHADES
+    spread = [
+        random_style(np.random.default_rng((5, k)), 3, 40.0, 0.0, "spread") for k in range(400)
+    ]
+    assert {s.color for s in spread} == set(OTHER_SHADES)
+    reds = np.array([s.body for s in spread if s.color == "red"])
+    # burgundy to scarlet: the red bodies spread far wider than one colour's brightness jitter
+    assert reds[:, 0].max() - reds[:, 0].min() > 0.4
+    for shades in ("game", "half"):
+        dice = [
+            random_style(np.random.default_rng((5, k)), 3, 40.0, 0.0, shades) for k in range(50)
+        ]
+        assert all(s.color in OTHER_COLORS for s in dice)
+        for s in (s for s in dice if s.color == "red"):  # one red, only the exposure's jitter
+            assert abs(s.body[0] / OTHER_COLORS["red"][0] - 1) < 0.2
+
+
 def test_pip_layouts_are_standard():
     assert [len(PIP_LAYOUTS[v]) for v in range(1, 7)] == [1, 2, 3, 4, 5, 6]
     # opposite-corner symmetry: every layout is symmetric under a half turn

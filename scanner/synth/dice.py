@@ -73,14 +73,31 @@ WIDE_SHADES: dict[str, tuple[tuple[float, float, float], tuple[float, float, flo
     "yellow": ((0.90, 0.62, 0.05), (0.99, 0.94, 0.32)),
 }
 SHADE_SETS = {"game": GAME_SHADES, "wide": WIDE_SHADES}
-# What `--face-shades` may name: a shade set, or `half`: each die (each colour of a table's set)
-# drawn from one or the other at even odds.
-SHADE_CHOICES = (*SHADE_SETS, "half")
+# The colours of no player, each in a range of its own as well (`--face-shades spread`): a reader
+# that learns the five colours in wide ranges must also learn where they end, and fixed points
+# for the others teach it only a few places past those ends. Each range stays a colour anyone
+# names the same way (burgundy to scarlet is red); magenta joins them; no lime (a green die).
+OTHER_SHADES: dict[str, tuple[tuple[float, float, float], tuple[float, float, float]]] = {
+    "white": ((0.88, 0.88, 0.86), (0.97, 0.97, 0.95)),
+    "ivory": ((0.88, 0.82, 0.66), (0.96, 0.93, 0.82)),
+    "black": ((0.03, 0.03, 0.04), (0.13, 0.13, 0.14)),
+    "red": ((0.45, 0.04, 0.08), (0.92, 0.20, 0.16)),
+    "orange": ((0.88, 0.36, 0.04), (1.00, 0.56, 0.20)),
+    "purple": ((0.28, 0.10, 0.42), (0.66, 0.42, 0.82)),
+    "pink": ((0.90, 0.38, 0.55), (1.00, 0.74, 0.82)),
+    "cyan": ((0.02, 0.62, 0.72), (0.36, 0.84, 0.90)),
+    "magenta": ((0.72, 0.04, 0.56), (0.95, 0.30, 0.88)),
+}
+# What `--face-shades` may name: a shade set; `half`: each die (each colour of a table's set)
+# drawn from one or the other at even odds; `spread`: as `half`, and the colours of no player
+# from OTHER_SHADES.
+SHADE_CHOICES = (*SHADE_SETS, "half", "spread")
 
 
 def shade_set(rng: np.random.Generator, shades: str) -> str:
-    """The SHADE_SETS entry one die is drawn from; only `half` takes a random number."""
-    if shades == "half":
+    """The SHADE_SETS entry one die is drawn from; only `half` and `spread` take a random
+    number."""
+    if shades in ("half", "spread"):
         return "wide" if rng.random() < 0.5 else "game"
     return shades
 
@@ -88,7 +105,18 @@ def shade_set(rng: np.random.Generator, shades: str) -> str:
 def other_colors(shades: str = "game") -> list[str]:
     """The colours of no player's dice beside a shade choice (the wide shades call a lime die
     green)."""
+    if shades == "spread":
+        return list(OTHER_SHADES)
     return [c for c in OTHER_COLORS if not (shades != "game" and c == "lime")]
+
+
+def other_body(rng: np.random.Generator, color: str, shades: str = "game") -> np.ndarray:
+    """The body of a die of no player's colour: its one colour, or (`spread`) a point along
+    its range; only `spread` takes a random number."""
+    if shades == "spread":
+        dark, light = (np.array(v) for v in OTHER_SHADES[color])
+        return dark + (light - dark) * rng.random()
+    return np.array(OTHER_COLORS[color])
 
 
 @dataclass(frozen=True)
@@ -96,7 +124,7 @@ class DieStyle:
     """Everything that decides how one die looks, drawn by `render_die`."""
 
     value: int
-    color: str  # a key of GAME_COLORS or OTHER_COLORS
+    color: str  # a key of GAME_COLORS, OTHER_COLORS or OTHER_SHADES
     body: tuple[float, float, float]  # RGB 0..1
     pip: tuple[float, float, float]
     side: float  # face side in output pixels
@@ -183,7 +211,7 @@ def random_style(
         base = shade(color, rng.random(), shade_set(rng, shades))
     else:
         color = str(rng.choice(other_colors(shades)))
-        base = np.array(OTHER_COLORS[color])
+        base = other_body(rng, color, shades)
     body = np.clip(base * rng.uniform(0.85, 1.12) + rng.normal(0, 0.025, 3), 0, 1)
     lum = luminance(body)
     if lum < 0.55 or rng.random() < 0.15:
@@ -221,7 +249,7 @@ def random_style(
         gloss=float(rng.uniform(0.1, 0.9)),
         # The game's dice are plain; swirled plastic only appears among the other colours.
         marble=float(rng.uniform(0.3, 1.0))
-        if color in OTHER_COLORS and rng.random() < 0.25
+        if color not in GAME_COLORS and rng.random() < 0.25
         else 0.0,
     )
 
