@@ -74,29 +74,49 @@ def test_a_die_far_from_every_reference_is_unknown():
     assert only.name(np.array([BODIES["green"], BODIES["blue"]])) == [None, "blue"]
 
 
+def _three_references() -> P.Palette:
+    refs = {c: [P.srgb_to_lab(np.array([BODIES[c]]))[0]] for c in ("green", "blue", "grey")}
+    return P.BUILT_IN.updated(refs)
+
+
+def _paler_green(pal: P.Palette, times: float) -> np.ndarray:
+    """The green die mixed with white until it lies `times` the green limit from its reference."""
+    green = np.array(BODIES["green"])
+    for t in np.linspace(0, 1, 2001):
+        rgb = green + t * (1 - green)
+        d = P.distances(P.srgb_to_lab(rgb[None]), np.array([pal.colors["green"]]))[0, 0]
+        if d >= times * pal.limit("green"):
+            return rgb
+    raise AssertionError("never that far")
+
+
 def test_a_die_a_little_beyond_its_reference_is_named_when_the_reader_agrees():
     """A paler green (a lamp's sheen) beyond the green reference's limit is unknown by the
     palette alone; the reader naming it green too names it, up to `AGREE_REACH` times the
     limit; a reader that says otherwise, or a die farther out, leaves it unknown."""
-    refs = {c: [P.srgb_to_lab(np.array([BODIES[c]]))[0]] for c in ("green", "blue", "grey")}
-    pal = P.BUILT_IN.updated(refs)
-    green = np.array(BODIES["green"])
-    limit = pal.limit("green")
-
-    def paler(times):  # green mixed with white until it lies `times` its limit away
-        for t in np.linspace(0, 1, 2001):
-            rgb = green + t * (1 - green)
-            d = P.distances(P.srgb_to_lab(rgb[None]), np.array([pal.colors["green"]]))[0, 0]
-            if d >= times * limit:
-                return rgb
-        raise AssertionError("never that far")
-
-    near, far = paler(1 + (P.AGREE_REACH - 1) / 2), paler(P.AGREE_REACH + 0.2)
+    pal = _three_references()
+    near, far = (
+        _paler_green(pal, 1 + (P.AGREE_REACH - 1) / 2),
+        _paler_green(pal, P.AGREE_REACH + 0.2),
+    )
     dice = np.array([near, far])
     assert pal.name(dice) == [None, None]
     assert pal.name(dice, reader=["green", "green"]) == ["green", None]
     assert pal.name(dice, reader=["blue", None]) == [None, None]
     assert pal.name(dice[:1], reader=[None]) == [None]
+
+
+def test_the_readers_no_player_holds_outside_the_disagree_reach(monkeypatch):
+    """`DISAGREE_REACH` (an ablation switch of colour_source.py; 1, no change, as shipped): a
+    die the reader names no player's colour is named by the palette only within that share of
+    its nearest reference's limit; a reader that names a colour, or none, changes nothing."""
+    pal = _three_references()
+    dice = np.array([_paler_green(pal, 0.3), _paler_green(pal, 0.7)])
+    assert pal.name(dice, reader=[None, None]) == ["green", "green"]
+    monkeypatch.setattr(P, "DISAGREE_REACH", 0.5)
+    assert pal.name(dice, reader=[None, None]) == ["green", None]
+    assert pal.name(dice, reader=["green", "blue"]) == ["green", "green"]
+    assert pal.name(dice) == ["green", "green"]
 
 
 def test_the_sheets_white_takes_the_lights_colour_out():

@@ -127,6 +127,41 @@ def test_random_dice_reach_past_their_shade_ranges_only_when_asked():
     assert all(0 <= v <= 1 for s in wide for body in s.bodies.values() for v in body)
 
 
+def test_mixed_sets_move_each_players_die_along_its_range_and_leave_the_others_alone():
+    """`DiceSet.mixed` gives each die of a player's colour its own shade about the set's (dice
+    from other sets, a validation variant); 0 draws the dice of before, number for number, and
+    a die of no player's colour keeps its body."""
+    from dataclasses import replace
+
+    from scanner.synth.dice import GAME_SHADES
+    from scanner.synth.table import _die_style, random_dice
+
+    drawn = random_dice(np.random.default_rng(3))
+    dice = replace(
+        drawn,
+        bodies={**drawn.bodies, "red": (0.8, 0.1, 0.1)},
+        pips={**drawn.pips, "red": (0.95, 0.95, 0.93)},
+    )
+
+    def bodies(color, mixed, n=300):
+        rng = np.random.default_rng(9)
+        drawn = replace(dice, mixed=mixed) if mixed is not None else dice
+        return np.array(
+            [_die_style(color, 3, 40.0, (0, 0), (0, 0, 1), 0.0, rng, drawn).body for _ in range(n)]
+        )
+
+    assert np.array_equal(bodies("blue", 0.0), bodies("blue", None))
+    assert np.array_equal(bodies("red", 0.3), bodies("red", 0.0))
+    for color in ("blue", "green", "brown"):
+        dark, light = (np.array(v) for v in GAME_SHADES[color])
+        step = light - dark
+        along = (bodies(color, 0.3) - dice.bodies[color]) @ step / (step @ step)
+        before = (bodies(color, 0.0) - dice.bodies[color]) @ step / (step @ step)
+        # On top of the brightness jitter every die has, a uniform draw of ±0.3 of the range
+        # adds 0.3² / 3 = 0.03 of variance along it.
+        assert 0.02 < along.var() - before.var() < 0.04
+
+
 def test_wide_shades_reach_past_renderer5s_ranges_and_call_a_lime_die_green():
     """`shades="wide"` draws every game colour darker and lighter than renderer 5's ranges, a
     lime die among them as green (never as a colour of no player); the default draws as before,

@@ -20,7 +20,15 @@ import numpy as np
 
 from scanner.rules.state import BoardState
 from scanner.synth.arrange import TooManyDice, TrueDie, die_rng, lay_out
-from scanner.synth.dice import GAME_COLORS, DieStyle, game_pip, render_die, shade, shade_set
+from scanner.synth.dice import (
+    GAME_COLORS,
+    GAME_SHADES,
+    DieStyle,
+    game_pip,
+    render_die,
+    shade,
+    shade_set,
+)
 from scanner.synth.scene import composite
 from scanner.synth.surfaces import noise, wood
 from scanner.vision.layout import Layout, default_layout
@@ -164,6 +172,9 @@ def _die_style(
 ) -> DieStyle:
     nominal = (dice.bodies.get(player) if dice else None) or GAME_COLORS[player]
     body = np.clip(np.array(nominal) * rng.uniform(0.9, 1.08) + rng.normal(0, 0.015, 3), 0, 1)
+    if dice and dice.mixed and player in GAME_SHADES:  # a die from another set: its own shade
+        dark, light = (np.array(v) for v in GAME_SHADES[player])
+        body = np.clip(body + (light - dark) * rng.uniform(-dice.mixed, dice.mixed), 0, 1)
     pip = (dice.pips.get(player) if dice else None) or game_pip(player)
     return DieStyle(
         value=value,
@@ -200,11 +211,15 @@ class DiceSet:
     """Other dice than the renderer's own: body and pip colours (RGB 0..1) by the name a die
     is drawn under (a player colour, or any name for a die of no player's colour), and `loose`
     dice drawn besides the state's (on the swatch squares, say). What the colour tests and the
-    reference flow need: dice whose colours and pips the training renders never had."""
+    reference flow need: dice whose colours and pips the training renders never had.
+    `mixed` moves each die of a player's colour up to that share of its colour's range (renderer
+    5's) from the set's shade, darker or lighter, as when dice from other sets replaced lost
+    ones: a palette learnt from one die must still name the others; 0 draws as before."""
 
     bodies: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     pips: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     loose: tuple[TrueDie, ...] = ()
+    mixed: float = 0.0
 
 
 def random_dice(rng: np.random.Generator, beyond: float = 0.0, shades: str = "game") -> DiceSet:
