@@ -307,7 +307,8 @@ class Palette:
         """The player colour of each body colour (`body_colors`) seen under `light`, at the
         board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
         reader's colours of the same dice, a die a little beyond its limit that the reader
-        names alike is named (`AGREE_REACH`)."""
+        names alike is named (`AGREE_REACH`), and one the reader names no player's colour
+        only within `DISAGREE_REACH` of it."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
