@@ -28,9 +28,9 @@ colour's shade up to B of its range past either end (`random_dice`): dice darker
 than any the reader learnt, in both frames. `--mixed M` draws each die of a player's colour up
 to M of its colour's range from the set's shade (`DiceSet.mixed`: dice from other sets that
 replaced lost ones), the reference die too: the palette learns one die of a mixed set. Seeds
-from 7000 are used by no training, validation or test set. Prints colour accuracy over matched dice
-of the players' colours, the share of the other dice named unknown, and the share of frames
-whose dice are all found and the right colour.
+from 7000 are used by no training, validation or test set. Prints colour accuracy over matched
+dice of the players' colours, the share of the other dice named unknown, and the share of
+frames whose dice are all found and the right colour.
 """
 
 from __future__ import annotations

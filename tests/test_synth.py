@@ -107,33 +107,36 @@ def test_the_games_dice_wear_either_pip_colour_in_photos_and_one_on_the_table():
     assert luminance(game_pip("grey")) > 0.9 and luminance(game_pip("yellow")) < 0.1
 
 
+def along(color: str, body) -> np.ndarray:
+    """Where bodies lie along their colour's range (renderer 5's): 0 the dark end, 1 the light."""
+    from scanner.synth.dice import GAME_SHADES
+
+    dark, light = (np.array(v) for v in GAME_SHADES[color])
+    return (np.asarray(body) - dark) @ (light - dark) / np.sum((light - dark) ** 2)
+
+
 def test_random_dice_reach_past_their_shade_ranges_only_when_asked():
     """`beyond` draws dice darker and lighter than renderer 5's ranges (a validation variant);
     0 draws the very sets of before, so every frame drawn with it is unchanged."""
-    from scanner.synth.dice import GAME_SHADES, shade
+    from scanner.synth.dice import shade
     from scanner.synth.table import random_dice
-
-    def along(color, body):  # where a body lies along its colour's range: 0 dark end, 1 light
-        dark, light = (np.array(v) for v in GAME_SHADES[color])
-        return float((np.array(body) - dark) @ (light - dark) / np.sum((light - dark) ** 2))
 
     for k in range(60):  # each set's bodies are its generator's first draws
         drawn = random_dice(np.random.default_rng((11, k))).bodies
         again = np.random.default_rng((11, k))
         assert drawn == {c: tuple(shade(c, again.random()).tolist()) for c in GAME_COLORS}
     wide = [random_dice(np.random.default_rng((11, k)), beyond=0.3) for k in range(60)]
-    t = np.array([[along(c, s.bodies[c]) for c in ("blue", "green")] for s in wide])
+    t = np.array([[float(along(c, s.bodies[c])) for c in ("blue", "green")] for s in wide])
     assert t.min() < -0.15 and t.max() > 1.15 and t.min() >= -0.31 and t.max() <= 1.31
     assert all(0 <= v <= 1 for s in wide for body in s.bodies.values() for v in body)
 
 
 def test_mixed_sets_move_each_players_die_along_its_range_and_leave_the_others_alone():
     """`DiceSet.mixed` gives each die of a player's colour its own shade about the set's (dice
-    from other sets, a validation variant); 0 draws the dice of before, number for number, and
-    a die of no player's colour keeps its body."""
+    from other sets, a validation variant); 0 takes no random number more, so every die is
+    drawn as before, and a die of no player's colour keeps its body."""
     from dataclasses import replace
 
-    from scanner.synth.dice import GAME_SHADES
     from scanner.synth.table import _die_style, random_dice
 
     drawn = random_dice(np.random.default_rng(3))
@@ -143,23 +146,25 @@ def test_mixed_sets_move_each_players_die_along_its_range_and_leave_the_others_a
         pips={**drawn.pips, "red": (0.95, 0.95, 0.93)},
     )
 
+    def draw(color, mixed, rng):
+        return _die_style(color, 3, 40.0, (0, 0), (0, 0, 1), 0.0, rng, replace(dice, mixed=mixed))
+
     def bodies(color, mixed, n=300):
         rng = np.random.default_rng(9)
-        drawn = replace(dice, mixed=mixed) if mixed is not None else dice
-        return np.array(
-            [_die_style(color, 3, 40.0, (0, 0), (0, 0, 1), 0.0, rng, drawn).body for _ in range(n)]
-        )
+        return np.array([draw(color, mixed, rng).body for _ in range(n)])
 
-    assert np.array_equal(bodies("blue", 0.0), bodies("blue", None))
+    unmixed, mixed = np.random.default_rng(9), np.random.default_rng(9)
+    draw("blue", 0.0, unmixed)
+    draw("blue", 0.3, mixed)
+    no_set = np.random.default_rng(9)
+    _die_style("blue", 3, 40.0, (0, 0), (0, 0, 1), 0.0, no_set)
+    assert unmixed.random() == no_set.random() != mixed.random()
     assert np.array_equal(bodies("red", 0.3), bodies("red", 0.0))
     for color in ("blue", "green", "brown"):
-        dark, light = (np.array(v) for v in GAME_SHADES[color])
-        step = light - dark
-        along = (bodies(color, 0.3) - dice.bodies[color]) @ step / (step @ step)
-        before = (bodies(color, 0.0) - dice.bodies[color]) @ step / (step @ step)
+        spread = along(color, bodies(color, 0.3)).var() - along(color, bodies(color, 0.0)).var()
         # On top of the brightness jitter every die has, a uniform draw of ±0.3 of the range
         # adds 0.3² / 3 = 0.03 of variance along it.
-        assert 0.02 < along.var() - before.var() < 0.04
+        assert 0.02 < spread < 0.04
 
 
 def test_wide_shades_reach_past_renderer5s_ranges_and_call_a_lime_die_green():

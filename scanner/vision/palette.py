@@ -319,9 +319,10 @@ class Palette:
         for i, row in enumerate(d):
             k = int(row.argmin())
             reach = 1.0
-            if reader is not None:
-                reach = AGREE_REACH if reader[i] == names[k] else reach
-                reach = DISAGREE_REACH if reader[i] is None else reach
+            if reader is not None and reader[i] == names[k]:
+                reach = AGREE_REACH
+            elif reader is not None and reader[i] is None:
+                reach = DISAGREE_REACH
             out.append(names[k] if row[k] <= reach * self.limit(names[k]) else None)
         return out
 
