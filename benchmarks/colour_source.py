@@ -64,7 +64,7 @@ from scanner.vision.table_eval import pairs_by_position  # noqa: E402
 LAMP_COLOURS = ((1.0, 0.78, 0.55), (1.0, 1.0, 1.0), (0.84, 0.93, 1.0))
 # Each row: where the colour comes from, and the palette's switches (scanner.vision.palette)
 # it is read with; the switches not named keep their shipped values.
-BEFORE = {"TOP_FACE": False, "AGREE_REACH": 1.0}
+BEFORE = {"TOP_FACE": False, "AGREE_REACH": 1.0, "DISAGREE_REACH": 1.0}
 ROWS: dict[str, dict] = {
     "reader": {},
     "built-in palette": {},
@@ -73,7 +73,7 @@ ROWS: dict[str, dict] = {
     "table palette, untaken colours unknown": {"READER_FOR_UNTAKEN": False},
     "table palette": {},
     "table palette, the palette alone": {"AGREE_REACH": 1.0},
-    "table palette, the reader's unknown within half": {"DISAGREE_REACH": 0.5},
+    "table palette, before session 29": {"DISAGREE_REACH": 1.0},
 }
 # Each switch and the module it lives in.
 SWITCHES = {"WHITE_ACROSS_SHEET": P, "TOP_FACE": P, "READER_FOR_UNTAKEN": S}

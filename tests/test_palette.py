@@ -107,14 +107,17 @@ def test_a_die_a_little_beyond_its_reference_is_named_when_the_reader_agrees():
 
 
 def test_the_readers_no_player_holds_outside_the_disagree_reach(monkeypatch):
-    """`DISAGREE_REACH` (an ablation switch of colour_source.py; 1, no change, as shipped): a
-    die the reader names no player's colour is named by the palette only within that share of
-    its nearest reference's limit; a reader that names a colour, or none, changes nothing."""
+    """`DISAGREE_REACH` (shipped 0.5; 1 is the ablation row "before session 29" of
+    colour_source.py): a die the reader names no player's colour is named by the palette only
+    within that share of its nearest reference's limit; a reader that names a colour, or none,
+    changes nothing."""
     pal = _three_references()
     dice = np.array([_paler_green(pal, 0.3), _paler_green(pal, 0.7)])
+    assert P.DISAGREE_REACH == 0.5
+    assert pal.name(dice, reader=[None, None]) == ["green", None]
+    monkeypatch.setattr(P, "DISAGREE_REACH", 1.0)
     assert pal.name(dice, reader=[None, None]) == ["green", "green"]
     monkeypatch.setattr(P, "DISAGREE_REACH", 0.5)
-    assert pal.name(dice, reader=[None, None]) == ["green", None]
     assert pal.name(dice, reader=["green", "blue"]) == ["green", "green"]
     assert pal.name(dice) == ["green", "green"]
 

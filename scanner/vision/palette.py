@@ -63,10 +63,11 @@ TOP_FACE = True
 # Chosen on validation (model card, "Two readings that agree").
 AGREE_REACH = 1.5
 # The other way round: a die the face reader names no player's colour is named by the palette
-# only within this share of its nearest reference's limit. The ablation switch of
-# benchmarks/colour_source.py (a palette learnt from one die of a mixed set reaches other
-# colours' dice); 1 is the palette as shipped.
-DISAGREE_REACH = 1.0
+# only within this share of its nearest reference's limit; a palette learnt from one die of a
+# mixed set otherwise reaches other colours' dice (benchmarks/colour_source.py --mixed), and a
+# die of no player's colour beside a pale reference. 1 names by the palette alone, as before
+# session 29. Chosen on validation (model card, "Mixed sets").
+DISAGREE_REACH = 0.5
 
 
 def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
