@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -363,6 +364,50 @@ def test_a_leaning_camera_sees_pips_on_the_side_faces_it_is_shown():
     assert (pipped[band].min(axis=2) > 0.5).sum() > 30
     top = (slice(size // 2 - 50, size // 2 - 10), slice(size // 2 - 25, size // 2 + 25))
     assert np.array_equal(plain[top], pipped[top])  # the top face is not touched
+
+
+def test_a_wide_lamps_glare_fills_the_flat_top_face_and_spares_the_rim_the_pips_and_sides():
+    """`DieStyle.glare`: the flat top face gains the glare's light, edge to edge; the rounded
+    rim, the pips and the side face keep their colour, and no glare draws the die as before."""
+    style = DieStyle(**{**_clean_style(5, 0.0, "green").__dict__, "tilt": (0.0, 30.0)})
+    plain, alpha, outline = render_die(style, np.random.default_rng(1))
+    lit, lit_alpha, lit_outline = render_die(
+        replace(style, glare=(0.3, 0.3, 0.3)), np.random.default_rng(1)
+    )
+    assert np.array_equal(lit_alpha, alpha) and np.array_equal(lit_outline, outline)
+    gain = (lit - plain).max(axis=2)
+    size = plain.shape[0]
+    c = size // 2 - 15  # the top face's middle (it sits tilt/2 above the patch's)
+    # Between the pips of a five, on the flat face: the full glare.
+    assert np.allclose(lit[c - 20, size // 2] - plain[c - 20, size // 2], 0.3, atol=1e-5)
+    pip = np.linalg.norm(plain - np.array(style.pip, np.float32), axis=2) < 0.1
+    assert pip.sum() > 100 and gain[pip].max() < 0.05  # the pips' dimples mirror elsewhere
+    side = (slice(size // 2 + 30, size // 2 + 50), slice(size // 2 - 10, size // 2 + 10))
+    assert alpha[side].min() > 0.99 and gain[side].max() == 0  # the side face below the top
+    assert np.array_equal(render_die(replace(style), np.random.default_rng(1))[0], plain)
+
+
+def test_glare_draws_only_where_asked_and_pales_only_the_dice():
+    """`render_table(glare=G)`: 0 draws the frame as before, pixel for pixel; above 0 only
+    dice change (the matte paper and table do not mirror the lamp), and none gets darker."""
+    from scanner.synth.table import mid_game_states, render_table
+    from scanner.vision.layout import default_layout
+
+    state = next(mid_game_states(3))
+    frame = render_table(state, 11)
+    assert np.array_equal(render_table(state, 11, glare=0.0).image, frame.image)
+    lit = render_table(state, 11, glare=1.0).image
+    diff = lit.astype(int) - frame.image.astype(int)
+    changed = np.abs(diff).max(axis=2) > 12  # beyond the JPEG's noise
+    assert changed.sum() > 200
+    assert (diff[changed].sum(axis=-1) > 0).mean() > 0.98  # darker: the JPEG's ringing only
+    die = default_layout().die_size
+    near = np.zeros(changed.shape, np.uint8)
+    for d in frame.dice:
+        top, edge = frame.camera.project(np.array([[d.x, d.y, -die], [d.x + die, d.y, -die]]))
+        radius = int(np.linalg.norm(edge - top))  # a whole side: the top face, any yaw
+        cv2.circle(near, (int(top[0]), int(top[1])), radius, 1, -1)
+    assert changed[near == 0].sum() < 0.02 * changed.sum()
 
 
 def test_a_leaning_camera_foreshortens_the_table_and_magnifies_its_near_edge():

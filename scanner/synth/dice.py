@@ -139,6 +139,10 @@ class DieStyle:
     # The values on the side faces beyond the top face's edges +u, +v, -u, -v (`side_values`);
     # empty: plain side faces, as every die was drawn before.
     sides: tuple[int, ...] = ()
+    # The light (RGB, a share of the paper's white) a large lamp's mirror image lays over the
+    # flat top face: seen in the face's mirror direction, a lamp wider than the face fills it
+    # edge to edge. The rounded rim and the pips' dimples face elsewhere and keep their colour.
+    glare: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 def side_values(rng: np.random.Generator, top: int) -> tuple[int, int, int, int]:
@@ -374,6 +378,11 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
         depth = np.clip(1 + d_pip / pr, 0, 1)[..., None]
         pip_rgb = np.array(style.pip, dtype=np.float32) * (0.7 + 0.3 * depth)
         rgb = rgb * (1 - pip_a) + pip_rgb * pip_a
+    else:
+        pip_a = np.zeros((*u.shape, 1), np.float32)
+    if any(style.glare):
+        flat = ((1 - rim) * (d_top < 0))[..., None] * (1 - pip_a)
+        rgb = rgb + np.array(style.glare, np.float32) * flat
 
     # A broad soft sheen plus the sharp glint.
     sheen = np.exp(-((u + lx * 0.8) ** 2 + (v + ly * 0.8) ** 2) / 0.6) * 0.12 * style.gloss

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -255,6 +255,7 @@ def render_table(
     dice: DiceSet | None = None,
     max_tilt: float = MAX_TILT_DEG,
     sheen: float = 0.0,
+    glare: float = 0.0,
 ) -> TableFrame:
     """Draw `state` on the table; the same seed gives the same frame.
 
@@ -263,7 +264,9 @@ def render_table(
     only dice, hands and sensor noise change between them. `dice` draws other dice (DiceSet);
     `max_tilt` bounds the random camera's lean (random_camera). `sheen`, when above 0, is the
     strongest share of the paper's white that the lamp's mirror image lays over a glossy die
-    (`_sheen`); 0 draws the frames as before, pixel for pixel."""
+    (`_sheen`); 0 draws the frames as before, pixel for pixel. `glare` is the same spot from a
+    lamp wider than a die, mirrored by the flat top faces only, each filled edge to edge
+    (`DieStyle.glare`): the strongest share of the paper's white it adds; 0 draws as before."""
     rng = np.random.default_rng(seed)
     env = np.random.default_rng(seed if look is None else look)
     layout = layout or default_layout()
@@ -290,6 +293,7 @@ def render_table(
     )
     die = layout.die_size
     veil = _sheen(cam, light, sheen, die_seed) if sheen else None
+    mirror = _sheen(cam, light, glare, die_seed) if glare else None
     order = sorted(truth, key=lambda d: -np.linalg.norm(cam.r @ (d.x, d.y, 0) + cam.t))
     for d in order:
         own = die_rng(die_seed, "style", d.building, d.player, d.value, d.yaw)
@@ -297,6 +301,8 @@ def render_table(
         edge = cam.project(np.array([[d.x - die / 2, d.y, -die], [d.x + die / 2, d.y, -die]]))
         side = float(np.linalg.norm(edge[1] - edge[0]))
         style = _die_style(d.player, d.value, side, base - top, light, d.yaw, own, dice)
+        if mirror is not None:
+            style = replace(style, glare=tuple(mirror(d.x, d.y, -die).tolist()))
         rgb, alpha, _ = render_die(style, own)
         if veil is not None:
             rgb = np.clip(rgb + veil(d.x, d.y, -die), 0, 1)
