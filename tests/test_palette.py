@@ -122,6 +122,48 @@ def test_the_readers_no_player_holds_outside_the_disagree_reach(monkeypatch):
     assert pal.name(dice) == ["green", "green"]
 
 
+def _glared(rgb, white: float) -> np.ndarray:
+    """sRGB colours with `white` of the paper's white added in linear light (a lamp's glare)."""
+    lin = P.srgb_to_linear(np.asarray(rgb, np.float64)) + white
+    return np.where(lin <= 0.0031308, lin * 12.92, 1.055 * lin ** (1 / 2.4) - 0.055)
+
+
+def test_glare_on_a_die_or_its_reference_is_allowed_for_on_coloured_references(monkeypatch):
+    """`GLARE_REACH` (an ablation switch of colour_source.py; 0, off, as shipped): a green die
+    that mirrors a lamp (white added in linear light) lies beyond its reference's limit as seen,
+    and is named green once up to that much white may be taken off it, or laid on it when its
+    reference mirrored the lamp instead; more white than allowed stays unknown. A white die is
+    not a glared grey (colourless references are compared as seen), and white cannot be taken
+    off a saturated colour beyond its darkest channel."""
+    pal = _three_references()
+    green = np.array([BODIES["green"]])
+    glared = np.vstack([_glared(green, 0.3), _glared(green, 0.8)])
+    assert P.GLARE_REACH == 0
+    assert pal.name(glared) == [None, None]
+    monkeypatch.setattr(P, "GLARE_REACH", 0.5)
+    assert pal.name(glared) == ["green", None]
+    seen = P.BUILT_IN.updated({"green": [P.srgb_to_lab(_glared(green, 0.3))[0]]})
+    assert seen.name(green) == ["green"]
+
+    def as_seen(rgb, ref):
+        return P.distances(P.srgb_to_lab(rgb), ref)[0, 0]
+
+    def allowing(rgb, ref):
+        return P.glare_distances(rgb, ref)[0, 0]
+
+    grey = np.array([pal.colors["grey"]])
+    paler_grey = _glared(np.array([BODIES["grey"]]), 0.4)
+    assert allowing(paler_grey, grey) == as_seen(paler_grey, grey) > 5
+    # Pure green light holds no white: it is no glared darker green, nor lies beneath a glared
+    # paler one. White a die or its reference did gain is allowed for.
+    pure, darker = np.array([[0.0, 0.7, 0.0]]), np.array([[0.0, 0.5, 0.0]])
+    for die, ref in ((pure, darker), (darker, pure)):
+        lab = P.srgb_to_lab(ref)
+        assert allowing(die, lab) == as_seen(die, lab) > 10
+    assert allowing(_glared(pure, 0.2), P.srgb_to_lab(pure)) < 1
+    assert allowing(pure, P.srgb_to_lab(_glared(pure, 0.2))) < 1
+
+
 def test_the_sheets_white_takes_the_lights_colour_out():
     lay = LAY
     board = cv2.resize(

@@ -68,20 +68,53 @@ AGREE_REACH = 1.5
 # die of no player's colour beside a pale reference. 1 names by the palette alone, as before
 # session 29. Chosen on validation (model card, "Mixed sets").
 DISAGREE_REACH = 0.5
+# A glossy top face mirrors a lamp wider than the die edge to edge when it lies where the lamp's
+# mirror image is seen: the whole face gains the lamp's white, the matte paper does not, and
+# dividing by the paper's white leaves it paler than its reference (or the reference paler than
+# it). Up to this much white (a share of the paper's) added to either is allowed for: a die is
+# as near a reference as it comes with any such white taken off it or laid on it. White added
+# to a colourless die cannot be told from a lighter shade, so only references with a chroma of
+# at least GLARE_CHROMA take it into account. 0 compares the colours as seen. The ablation
+# switch of benchmarks/colour_source.py (`--glare`).
+GLARE_REACH = 0.0
+GLARE_CHROMA = 15.0
+GLARE_STEP = 0.025
+
+
+# Linear sRGB → CIE XYZ (D65).
+_XYZ = np.array(
+    [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]], np.float64
+)
 
 
 def srgb_to_lab(rgb: np.ndarray) -> np.ndarray:
     """(N, 3) sRGB values in 0..1 (white = 1) → CIE Lab (D65)."""
+    return linear_to_lab(srgb_to_linear(rgb))
+
+
+def srgb_to_linear(rgb: np.ndarray) -> np.ndarray:
+    """(N, 3) sRGB values in 0..1 → linear light, where light adds."""
     c = np.clip(np.asarray(rgb, np.float64).reshape(-1, 3), 0, 4)
-    lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    m = np.array(
-        [[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]], np.float64
-    )
-    xyz = lin @ m.T / np.array([0.9505, 1.0, 1.089])
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_lab(lin: np.ndarray) -> np.ndarray:
+    """(N, 3) linear sRGB light (white = 1) → CIE Lab (D65)."""
+    lin = np.asarray(lin, np.float64).reshape(-1, 3)
+    xyz = lin @ _XYZ.T / np.array([0.9505, 1.0, 1.089])
     f = np.where(xyz > 0.008856, np.cbrt(xyz), 7.787 * xyz + 16 / 116)
     return np.stack(
         [116 * f[:, 1] - 16, 500 * (f[:, 0] - f[:, 1]), 200 * (f[:, 1] - f[:, 2])], axis=1
     )
+
+
+def lab_to_linear(lab: np.ndarray) -> np.ndarray:
+    """(N, 3) CIE Lab (D65) → linear sRGB light (white = 1): `linear_to_lab` undone."""
+    lab = np.asarray(lab, np.float64).reshape(-1, 3)
+    fy = (lab[:, 0] + 16) / 116
+    f = np.stack([fy + lab[:, 1] / 500, fy, fy - lab[:, 2] / 200], axis=1)
+    xyz = np.where(f > 0.206893, f**3, (f - 16 / 116) / 7.787) * np.array([0.9505, 1.0, 1.089])
+    return xyz @ np.linalg.inv(_XYZ).T
 
 
 def top_faces(
@@ -286,6 +319,29 @@ def distances(lab: np.ndarray, refs: np.ndarray) -> np.ndarray:
     return np.sqrt((d**2).sum(-1))
 
 
+def glare_distances(rgb: np.ndarray, refs: np.ndarray) -> np.ndarray:
+    """(N, K) `distances` from sRGB colours relative to the paper's white to Lab references,
+    each the least over the lamp's white (`GLARE_REACH`) the colour or its reference may have
+    gained, for the coloured references. A colour holds no more white than its darkest channel:
+    white is taken off the die only up to it, and laid on the die (taken off its reference)
+    only up to the reference's."""
+    d = distances(srgb_to_lab(rgb), refs)
+    refs = np.asarray(refs, np.float64).reshape(-1, 3)
+    coloured = np.hypot(refs[:, 1], refs[:, 2]) >= GLARE_CHROMA
+    if not GLARE_REACH or not coloured.any() or not len(d):
+        return d
+    lin, refs = srgb_to_linear(rgb), refs[coloured]
+    ref_white = lab_to_linear(refs).min(axis=1)
+    steps = int(round(GLARE_REACH / GLARE_STEP))
+    for t in np.linspace(-GLARE_REACH, GLARE_REACH, 2 * steps + 1):
+        left = lin - t
+        seen = distances(linear_to_lab(np.clip(left, 0, None)), refs)
+        seen[left.min(axis=1) < -0.01] = np.inf  # more white than the die holds
+        seen[:, ref_white < -t - 0.01] = np.inf  # more than its reference holds
+        d[:, coloured] = np.minimum(d[:, coloured], seen)
+    return d
+
+
 @dataclass(frozen=True)
 class Palette:
     """One reference Lab colour per player colour (relative to the paper white), and how far
@@ -309,13 +365,14 @@ class Palette:
         board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
         reader's colours of the same dice, a die a little beyond its limit that the reader
         names alike is named (`AGREE_REACH`), and one the reader names no player's colour
-        only within `DISAGREE_REACH` of it."""
+        only within `DISAGREE_REACH` of it. A lamp's glare on a die or on its reference is
+        allowed for (`glare_distances`)."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
         names = list(self.colors)
-        lab = srgb_to_lab(light.normalise(rgb, where_mm))
-        d = distances(lab, np.array([self.colors[c] for c in names]))
+        refs = np.array([self.colors[c] for c in names])
+        d = glare_distances(light.normalise(rgb, where_mm), refs)
         out: list[str | None] = []
         for i, row in enumerate(d):
             k = int(row.argmin())
