@@ -32,8 +32,10 @@ replaced lost ones), the reference die too: the palette learns one die of a mixe
 the lamp edge to edge, up to G of the paper's white, while the rounded rims and the pips keep
 their colour (`DieStyle.glare`), in both frames. Seeds
 from 7000 are used by no training, validation or test set. Prints colour accuracy over matched
-dice of the players' colours, the share of the other dice named unknown, and the share of
-frames whose dice are all found and the right colour.
+dice of the players' colours, the share of the other dice named unknown, the share of
+frames whose dice are all found and the right colour, and the share of the players' dice named
+unknown (the rest of those not right got a wrong colour: a false flag, where unknown is a
+question). `--list-wrong ROW` prints each die that row names wrong, to stderr.
 """
 
 from __future__ import annotations
@@ -136,6 +138,7 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--glare", type=float, default=0.0, help="a wide lamp mirrored by whole top faces (0.8)"
     )
+    ap.add_argument("--list-wrong", metavar="ROW", help="print each die ROW names wrong (stderr)")
     args = ap.parse_args(argv)
 
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
@@ -216,6 +219,12 @@ def main(argv=None) -> int:
 
             ok = sum(seen[j].color == truth[i] for i, j in pairs)
             unknown = [seen[j].color is None for i, j in pairs if truth[i] is None]
+            lost = [seen[j].color is None for i, j in pairs if truth[i] is not None]
+            counts[(name, "players none")] += sum(lost)
+            if name == args.list_wrong:
+                for i, j in pairs:
+                    if seen[j].color != truth[i]:
+                        print(f"frame {n}: {truth[i]} -> {seen[j].color}", file=sys.stderr)
             counts[(name, "dice")] += len(pairs) - len(unknown)
             counts[(name, "ok")] += ok - sum(unknown)
             counts[(name, "others")] += len(unknown)
@@ -239,18 +248,22 @@ def main(argv=None) -> int:
                 if counts[(name, "others")]
                 else None,
                 "frames_all_right": round(100 * counts[(name, "frames ok")] / f, 2) if f else None,
+                "players_none": round(100 * counts[(name, "players none")] / d, 2) if d else None,
             }
         )
     head = {"frames": args.frames, "seed": args.seed, "lamps": args.lamps}
     head |= {"max_tilt": args.max_tilt, "others": args.others, "drop": args.drop_reference}
     head |= {"sheen": args.sheen, "beyond": args.beyond, "mixed": args.mixed, "glare": args.glare}
     print(json.dumps({**head, "no_board": counts["no board"]}))
-    print("| colour from | dice | colour right | other dice | named unknown | frames all right |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| colour from | dice | colour right | other dice | named unknown | frames all right "
+        "| players' dice unknown |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for r in table:
         print(
             f"| {r['colour from']} | {r['dice']} | {r['color_acc']} | {r['others']} "
-            f"| {r['others_none']} | {r['frames_all_right']} |"
+            f"| {r['others_none']} | {r['frames_all_right']} | {r['players_none']} |"
         )
     return 0
 

@@ -132,9 +132,10 @@ def test_glare_on_a_die_or_its_reference_is_allowed_for_on_coloured_references(m
     """`GLARE_REACH` (an ablation switch of colour_source.py; 0, off, as shipped): a green die
     that mirrors a lamp (white added in linear light) lies beyond its reference's limit as seen,
     and is named green once up to that much white may be taken off it, or laid on it when its
-    reference mirrored the lamp instead; more white than allowed stays unknown. A white die is
-    not a glared grey (colourless references are compared as seen), and white cannot be taken
-    off a saturated colour beyond its darkest channel."""
+    reference mirrored the lamp instead; more white than allowed stays unknown. A paler grey
+    is compared with grey as seen (colourless references), an almost grey die with green too
+    (colourless dice), and white cannot be taken off a saturated colour, or laid on it under a
+    saturated reference, beyond the darkest channel."""
     pal = _three_references()
     green = np.array([BODIES["green"]])
     glared = np.vstack([_glared(green, 0.3), _glared(green, 0.8)])
@@ -154,6 +155,9 @@ def test_glare_on_a_die_or_its_reference_is_allowed_for_on_coloured_references(m
     grey = np.array([pal.colors["grey"]])
     paler_grey = _glared(np.array([BODIES["grey"]]), 0.4)
     assert allowing(paler_grey, grey) == as_seen(paler_grey, grey) > 5
+    faint = np.array([[0.70, 0.74, 0.70]])  # taken white off, its faint tint would be green
+    green_ref = np.array([pal.colors["green"]])
+    assert allowing(faint, green_ref) == as_seen(faint, green_ref) > 10
     # Pure green light holds no white: it is no glared darker green, nor lies beneath a glared
     # paler one. White a die or its reference did gain is allowed for.
     pure, darker = np.array([[0.0, 0.7, 0.0]]), np.array([[0.0, 0.5, 0.0]])

@@ -73,8 +73,8 @@ DISAGREE_REACH = 0.5
 # dividing by the paper's white leaves it paler than its reference (or the reference paler than
 # it). Up to this much white (a share of the paper's) added to either is allowed for: a die is
 # as near a reference as it comes with any such white taken off it or laid on it. White added
-# to a colourless die cannot be told from a lighter shade, so only references with a chroma of
-# at least GLARE_CHROMA take it into account. 0 compares the colours as seen. The ablation
+# to a colourless die cannot be told from a lighter shade, so only dice and references with a
+# chroma of at least GLARE_CHROMA take it into account. 0 compares the colours as seen. The ablation
 # switch of benchmarks/colour_source.py (`--glare`).
 GLARE_REACH = 0.0
 GLARE_CHROMA = 15.0
@@ -322,23 +322,28 @@ def distances(lab: np.ndarray, refs: np.ndarray) -> np.ndarray:
 def glare_distances(rgb: np.ndarray, refs: np.ndarray) -> np.ndarray:
     """(N, K) `distances` from sRGB colours relative to the paper's white to Lab references,
     each the least over the lamp's white (`GLARE_REACH`) the colour or its reference may have
-    gained, for the coloured references. A colour holds no more white than its darkest channel:
-    white is taken off the die only up to it, and laid on the die (taken off its reference)
-    only up to the reference's."""
-    d = distances(srgb_to_lab(rgb), refs)
+    gained, where both the colour and the reference are coloured (white taken off an almost
+    grey die would make a strong colour of its faint tint). A colour holds no more white than
+    its darkest channel: white is taken off the die only up to it, and laid on the die (taken
+    off its reference) only up to the reference's."""
+    lab = srgb_to_lab(rgb)
+    d = distances(lab, refs)
     refs = np.asarray(refs, np.float64).reshape(-1, 3)
     coloured = np.hypot(refs[:, 1], refs[:, 2]) >= GLARE_CHROMA
-    if not GLARE_REACH or not coloured.any() or not len(d):
+    tinted = np.hypot(lab[:, 1], lab[:, 2]) >= GLARE_CHROMA
+    if not GLARE_REACH or not coloured.any() or not tinted.any():
         return d
-    lin, refs = srgb_to_linear(rgb), refs[coloured]
+    lin, refs = srgb_to_linear(rgb)[tinted], refs[coloured]
     ref_white = lab_to_linear(refs).min(axis=1)
     steps = int(round(GLARE_REACH / GLARE_STEP))
+    best = d[np.ix_(tinted, coloured)]
     for t in np.linspace(-GLARE_REACH, GLARE_REACH, 2 * steps + 1):
         left = lin - t
         seen = distances(linear_to_lab(np.clip(left, 0, None)), refs)
         seen[left.min(axis=1) < -0.01] = np.inf  # more white than the die holds
         seen[:, ref_white < -t - 0.01] = np.inf  # more than its reference holds
-        d[:, coloured] = np.minimum(d[:, coloured], seen)
+        best = np.minimum(best, seen)
+    d[np.ix_(tinted, coloured)] = best
     return d
 
 
