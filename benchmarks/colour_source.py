@@ -224,7 +224,8 @@ def main(argv=None) -> int:
             if name == args.list_wrong:
                 for i, j in pairs:
                     if seen[j].color != truth[i]:
-                        print(f"frame {n}: {truth[i]} -> {seen[j].color}", file=sys.stderr)
+                        was = game.dice[i].player  # an other die by its own colour's name
+                        print(f"frame {n}: {was} -> {seen[j].color}", file=sys.stderr)
             counts[(name, "dice")] += len(pairs) - len(unknown)
             counts[(name, "ok")] += ok - sum(unknown)
             counts[(name, "others")] += len(unknown)
