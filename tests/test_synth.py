@@ -367,7 +367,7 @@ def test_a_leaning_camera_sees_pips_on_the_side_faces_it_is_shown():
 
 
 def test_a_wide_lamps_glare_fills_the_flat_top_face_and_spares_the_rim_the_pips_and_sides():
-    """`DieStyle.glare`: the flat top face gains the glare's light, edge to edge; the rounded
+    """`DieStyle.glare`: the flat top face gains the glare's light (linear), edge to edge; the
     rim, the pips and the side face keep their colour, and no glare draws the die as before."""
     style = DieStyle(**{**_clean_style(5, 0.0, "green").__dict__, "tilt": (0.0, 30.0)})
     plain, alpha, outline = render_die(style, np.random.default_rng(1))
@@ -378,8 +378,9 @@ def test_a_wide_lamps_glare_fills_the_flat_top_face_and_spares_the_rim_the_pips_
     gain = (lit - plain).max(axis=2)
     size = plain.shape[0]
     c = size // 2 - 15  # the top face's middle (it sits tilt/2 above the patch's)
-    # Between the pips of a five, on the flat face: the full glare.
-    assert np.allclose(lit[c - 20, size // 2] - plain[c - 20, size // 2], 0.3, atol=1e-5)
+    # Between the pips of a five, on the flat face: the full glare, added in linear light.
+    added = lit[c - 20, size // 2] ** 2.2 - plain[c - 20, size // 2] ** 2.2
+    assert np.allclose(added, 0.3, atol=1e-4)
     pip = np.linalg.norm(plain - np.array(style.pip, np.float32), axis=2) < 0.1
     assert pip.sum() > 100 and gain[pip].max() < 0.05  # the pips' dimples mirror elsewhere
     side = (slice(size // 2 + 30, size // 2 + 50), slice(size // 2 - 10, size // 2 + 10))

@@ -139,9 +139,9 @@ class DieStyle:
     # The values on the side faces beyond the top face's edges +u, +v, -u, -v (`side_values`);
     # empty: plain side faces, as every die was drawn before.
     sides: tuple[int, ...] = ()
-    # The light (RGB, a share of the paper's white) a large lamp's mirror image lays over the
-    # flat top face: seen in the face's mirror direction, a lamp wider than the face fills it
-    # edge to edge. The rounded rim and the pips' dimples face elsewhere and keep their colour.
+    # The light (linear RGB, a share of the paper's white) a large lamp's mirror image lays over
+    # the flat top face: seen in the face's mirror direction, a lamp wider than the face fills
+    # it edge to edge. The rounded rim and the pips' dimples face elsewhere and keep their colour.
     glare: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
@@ -380,9 +380,10 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
         rgb = rgb * (1 - pip_a) + pip_rgb * pip_a
     else:
         pip_a = np.zeros((*u.shape, 1), np.float32)
-    if any(style.glare):
+    if any(style.glare):  # light adds in linear light, not in the image's gamma-coded values
         flat = ((1 - rim) * (d_top < 0))[..., None] * (1 - pip_a)
-        rgb = rgb + np.array(style.glare, np.float32) * flat
+        lin = np.clip(rgb, 0, 1) ** np.float32(2.2) + np.array(style.glare, np.float32) * flat
+        rgb = lin ** np.float32(1 / 2.2)
 
     # A broad soft sheen plus the sharp glint.
     sheen = np.exp(-((u + lx * 0.8) ** 2 + (v + ly * 0.8) ** 2) / 0.6) * 0.12 * style.gloss
