@@ -168,6 +168,39 @@ def test_glare_on_a_die_or_its_reference_is_allowed_for_on_coloured_references(m
     assert allowing(pure, P.srgb_to_lab(_glared(pure, 0.2))) < 1
 
 
+def test_a_face_paler_than_its_rim_holds_the_glare_a_pale_die_holds_none():
+    """`face_glare`: a green die whose flat face mirrors a lamp (`DieStyle.glare`) holds about
+    that white over its rim; the same die without glare, and an ivory die (pale all through),
+    hold next to none, whatever the shading."""
+
+    def held(body, glare):
+        style = DieStyle(
+            value=4,
+            color="green",
+            body=body,
+            pip=(0.05, 0.05, 0.05),
+            side=80,
+            angle=0.0,
+            corner=0.2,
+            pip_radius=0.16,
+            tilt=(0.0, 0.0),
+            light=(0.3, 0.2, 0.93),
+            gloss=0.0,
+            marble=0.0,
+            glare=(glare,) * 3,
+        )
+        rgb, alpha, _ = render_die(style, np.random.default_rng(0))
+        img = (1 - alpha[..., None]) + rgb * alpha[..., None]  # on white paper
+        bgr = (np.clip(img[..., ::-1], 0, 1) * 255).astype(np.uint8)
+        n = rgb.shape[0]
+        face = np.array([[n / 2 - 40, n / 2 - 40, n / 2 + 40, n / 2 + 40]])
+        return P.face_glare(bgr, face, P.NEUTRAL, np.zeros((1, 2)))[0]
+
+    green, ivory = (0.20, 0.45, 0.15), (0.85, 0.81, 0.70)  # room for the glare below white
+    assert held(green, 0.0) < 0.03 and held(ivory, 0.0) < 0.03
+    assert 0.2 < held(green, 0.3) < 0.4
+
+
 def test_the_sheets_white_takes_the_lights_colour_out():
     lay = LAY
     board = cv2.resize(

@@ -381,7 +381,8 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
     else:
         pip_a = np.zeros((*u.shape, 1), np.float32)
     if any(style.glare):  # light adds in linear light, not in the image's gamma-coded values
-        flat = ((1 - rim) * (d_top < 0))[..., None] * (1 - pip_a)
+        # A mirror image ends where the bevel's normal turns away by more than the lamp's size.
+        flat = np.clip(1 - rim / 0.1, 0, 1)[..., None] * (1 - pip_a)
         lin = np.clip(rgb, 0, 1) ** np.float32(2.2) + np.array(style.glare, np.float32) * flat
         rgb = lin ** np.float32(1 / 2.2)
 

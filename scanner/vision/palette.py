@@ -79,6 +79,11 @@ DISAGREE_REACH = 0.5
 GLARE_REACH = 0.0
 GLARE_CHROMA = 15.0
 GLARE_STEP = 0.025
+# The glare covers the flat face; the die's rounded rim faces elsewhere and keeps its colour. A
+# die of a pale colour shows no such step from rim to face, only shading, which scales the
+# colour where glare adds white. True takes off a die no more white than its face holds over
+# its rim (`face_glare`); an ablation switch of benchmarks/colour_source.py, with GLARE_REACH.
+GLARE_FROM_RIM = False
 
 
 # Linear sRGB → CIE XYZ (D65).
@@ -319,13 +324,55 @@ def distances(lab: np.ndarray, refs: np.ndarray) -> np.ndarray:
     return np.sqrt((d**2).sum(-1))
 
 
-def glare_distances(rgb: np.ndarray, refs: np.ndarray) -> np.ndarray:
+def face_glare(
+    img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: np.ndarray
+) -> np.ndarray:
+    """(N,) the white (a share of the paper's) each die's top face holds over its rim, in a
+    rectified board (BGR uint8) with `faces` from `top_faces`: the middle of the face (as
+    `body_colors` reads it) fitted as the rim's colour scaled plus white, m = k·r + t, in linear
+    light, t ≥ 0. The rim is the darkest tenth of the ring between the middle and the face's
+    edge, black pips left out (white pips, paper and glints are lighter). Shading scales the
+    colour and leaves t at 0."""
+    faces = np.asarray(faces, np.float64).reshape(-1, 4)
+    where = np.asarray(where_mm, np.float64).reshape(-1, 2)
+    middle = srgb_to_linear(light.normalise(body_colors(img, faces), where))
+    h, w = img.shape[:2]
+    out = np.zeros(len(faces))
+    for i, (x0, y0, x1, y1) in enumerate(faces):
+        cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(1.0, min(x1 - x0, y1 - y0) / 2)
+        a, b = int(max(0, math.floor(cx - half))), int(min(w, math.ceil(cx + half)))
+        c, d = int(max(0, math.floor(cy - half))), int(min(h, math.ceil(cy + half)))
+        ys, xs = np.mgrid[c:d, a:b]
+        reach = np.maximum(np.abs(xs + 0.5 - cx), np.abs(ys + 0.5 - cy)) / half
+        ring = (reach > FACE_MIDDLE) & (reach <= 0.95)
+        if ring.sum() < 8:
+            continue
+        px = img[c:d, a:b][ring][:, ::-1].astype(np.float64) / 255.0
+        lin = srgb_to_linear(light.normalise(px, np.repeat(where[i : i + 1], len(px), axis=0)))
+        lum = lin @ (0.2126, 0.7152, 0.0722)
+        rim = np.quantile(lin[lum >= 0.4 * np.median(lum)], 0.1, axis=0)
+        fit = np.linalg.lstsq(np.stack([rim, np.ones(3)], axis=1), middle[i], rcond=None)[0]
+        out[i] = float(np.clip(fit[1], 0, 1)) if fit[0] > 0 else 0.0
+    return out
+
+
+def held_glare(
+    img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: np.ndarray
+) -> np.ndarray | None:
+    """`face_glare` where the palette bounds glare by the rim (`GLARE_FROM_RIM`), else None."""
+    return face_glare(img, faces, light, where_mm) if GLARE_REACH and GLARE_FROM_RIM else None
+
+
+def glare_distances(
+    rgb: np.ndarray, refs: np.ndarray, held: np.ndarray | None = None
+) -> np.ndarray:
     """(N, K) `distances` from sRGB colours relative to the paper's white to Lab references,
     each the least over the lamp's white (`GLARE_REACH`) the colour or its reference may have
     gained, where both the colour and the reference are coloured (white taken off an almost
     grey die would make a strong colour of its faint tint). A colour holds no more white than
     its darkest channel: white is taken off the die only up to it, and laid on the die (taken
-    off its reference) only up to the reference's."""
+    off its reference) only up to the reference's. `held` (N,), when given, bounds the white
+    taken off each die (`face_glare`)."""
     lab = srgb_to_lab(rgb)
     d = distances(lab, refs)
     refs = np.asarray(refs, np.float64).reshape(-1, 3)
@@ -334,6 +381,7 @@ def glare_distances(rgb: np.ndarray, refs: np.ndarray) -> np.ndarray:
     if not GLARE_REACH or not coloured.any() or not tinted.any():
         return d
     lin, refs = srgb_to_linear(rgb)[tinted], refs[coloured]
+    held = None if held is None else np.asarray(held, np.float64)[tinted]
     ref_white = lab_to_linear(refs).min(axis=1)
     steps = int(round(GLARE_REACH / GLARE_STEP))
     best = d[np.ix_(tinted, coloured)]
@@ -342,6 +390,8 @@ def glare_distances(rgb: np.ndarray, refs: np.ndarray) -> np.ndarray:
         seen = distances(linear_to_lab(np.clip(left, 0, None)), refs)
         seen[left.min(axis=1) < -0.01] = np.inf  # more white than the die holds
         seen[:, ref_white < -t - 0.01] = np.inf  # more than its reference holds
+        if held is not None:
+            seen[held < t - 0.01] = np.inf  # more than its face holds over its rim
         best = np.minimum(best, seen)
     d[np.ix_(tinted, coloured)] = best
     return d
@@ -365,19 +415,20 @@ class Palette:
         light: SheetLight = NEUTRAL,
         where_mm: np.ndarray | None = None,
         reader: Sequence[str | None] | None = None,
+        glare: np.ndarray | None = None,
     ) -> list[str | None]:
         """The player colour of each body colour (`body_colors`) seen under `light`, at the
         board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
         reader's colours of the same dice, a die a little beyond its limit that the reader
         names alike is named (`AGREE_REACH`), and one the reader names no player's colour
         only within `DISAGREE_REACH` of it. A lamp's glare on a die or on its reference is
-        allowed for (`glare_distances`)."""
+        allowed for (`glare_distances`), up to `glare` (N,) taken off each die when given."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
         names = list(self.colors)
         refs = np.array([self.colors[c] for c in names])
-        d = glare_distances(light.normalise(rgb, where_mm), refs)
+        d = glare_distances(light.normalise(rgb, where_mm), refs, glare)
         out: list[str | None] = []
         for i, row in enumerate(d):
             k = int(row.argmin())

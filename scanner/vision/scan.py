@@ -17,7 +17,14 @@ import numpy as np
 from scanner.vision.board import BoardReading, read_board
 from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate, spread_warning
 from scanner.vision.dice import Dice
-from scanner.vision.palette import Palette, body_colors, sheet_light, take_reference, top_faces
+from scanner.vision.palette import (
+    Palette,
+    body_colors,
+    held_glare,
+    sheet_light,
+    take_reference,
+    top_faces,
+)
 from scanner.vision.tracking import Calibrator
 
 Detect = Callable[[np.ndarray], Dice]
@@ -92,7 +99,8 @@ def read_board_image(
         # Where each die lies, in board mm (rectified pixel i covers mm [i/s, (i+1)/s)).
         where = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / cal.layout.px_per_mm
         faces = top_faces(dice.xyxy, cal.layout, cal.camera_position())
-        named = palette.name(body_colors(board_image, faces), light, where, dice.color)
+        held = held_glare(board_image, faces, light, where)
+        named = palette.name(body_colors(board_image, faces), light, where, dice.color, held)
         # A colour the palette never took (its die was not found on its square, or not set
         # down) is one it cannot name: there the reader's colour stands, as without a palette.
         fill = [
