@@ -141,6 +141,8 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--list-wrong", metavar="ROW", help="print each die ROW names wrong (stderr)")
     args = ap.parse_args(argv)
+    if args.list_wrong is not None and args.list_wrong not in ROWS:
+        ap.error(f"--list-wrong: no row {args.list_wrong!r}; the rows: {'; '.join(ROWS)}")
 
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 

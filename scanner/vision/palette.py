@@ -74,8 +74,9 @@ DISAGREE_REACH = 0.5
 # it). Up to this much white (a share of the paper's) added to either is allowed for: a die is
 # as near a reference as it comes with any such white taken off it or laid on it. White added
 # to a colourless die cannot be told from a lighter shade, so only dice and references with a
-# chroma of at least GLARE_CHROMA take it into account. 0 compares the colours as seen. The ablation
-# switch of benchmarks/colour_source.py (`--glare`).
+# chroma of at least GLARE_CHROMA take it into account. 0, as shipped, compares the colours as
+# seen: the candidates tried named more dice of no player's colour a player's (model card, "A
+# lamp wider than a die"). An ablation switch of benchmarks/colour_source.py (`--glare`).
 GLARE_REACH = 0.0
 GLARE_CHROMA = 15.0
 GLARE_STEP = 0.025
@@ -421,8 +422,9 @@ class Palette:
         board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
         reader's colours of the same dice, a die a little beyond its limit that the reader
         names alike is named (`AGREE_REACH`), and one the reader names no player's colour
-        only within `DISAGREE_REACH` of it. A lamp's glare on a die or on its reference is
-        allowed for (`glare_distances`), up to `glare` (N,) taken off each die when given."""
+        only within `DISAGREE_REACH` of it. With `GLARE_REACH` above 0 (off as shipped), a
+        lamp's glare on a die or on its reference is allowed for (`glare_distances`), up to
+        `glare` (N,) taken off each die when given (`held_glare`)."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
