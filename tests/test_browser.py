@@ -181,6 +181,8 @@ def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page
         page.locator('[data-add="senatus"]').click()
     # blue tries the same run: flagged with senatus.identical.
     page.locator('[data-pick-player="blue"]').click()
+    pickers = page.locator("[data-move-building]").all_inner_texts()
+    assert pickers == ["Templum", "Senatus", "Castrum", "Forum", "Latrina"]  # as the board says
     page.locator('[data-move-building="senatus"]').click()
     for v in (3, 4, 5):
         page.locator(f'[data-add-value="dice:{v}"]').click()
@@ -234,7 +236,9 @@ def open_menu(page):
 
 def place(page, building, dice):
     """Enter a placement by hand for the player whose turn it is."""
-    page.locator(f'[data-entry-building="{building}"]').click()
+    picker = page.locator(f'[data-entry-building="{building}"]')
+    assert picker.inner_text() == building.capitalize()  # the building's name, as on the board
+    picker.click()
     for v in dice:
         page.locator(f'[data-entry-value="{v}"]').click()
     page.locator("#place").click()

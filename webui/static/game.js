@@ -68,7 +68,7 @@ function renderBoard(state) {
   const tap = (where) => () => { fixing = where; renderBoard(state); };
   const fix = (where, p, v) => die(p, v, tap(where));
   const card = (name, dice) => el("article", { class: "player building", "data-building": name },
-    el("h3", {}, name[0].toUpperCase() + name.slice(1)), el("div", { class: "dice" }, dice));
+    el("h3", {}, cap(name)), el("div", { class: "dice" }, dice));
   const cards = [];
   if (C.templum_with.includes(players.length)) cards.push(card("templum", Object.entries(state.templum).flatMap(([p, vs]) => vs.map((v, i) => fix({ b: "templum", p, i }, p, v)))));
   cards.push(card("senatus", Object.entries(state.senatus).flatMap(([p, vs]) => vs.map((v, i) => fix({ b: "senatus", p, i }, p, v)))));
@@ -240,7 +240,7 @@ function renderLayOut(g) {
 function renderEntry() {
   document.getElementById("entry-building").replaceChildren(...C.buildings.map((b) => el("button", {
     type: "button", class: `tile${entry.building === b ? " on c-card" : ""}`, "data-entry-building": b,
-    on: { click: () => { entry.building = b; renderEntry(); } } }, b)));
+    on: { click: () => { entry.building = b; renderEntry(); } } }, cap(b))));
   const who = snap && snap.game && snap.game.current_player;
   document.getElementById("entry-dice").replaceChildren(
     ...entry.dice.map((v, i) => el("button", { type: "button", class: `die c-${who}`, on: { click: () => { entry.dice.splice(i, 1); renderEntry(); } } }, String(v))),

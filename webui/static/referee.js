@@ -40,7 +40,7 @@ function buildingCard(name) {
       die(p, "·", () => { board[name][p] -= 1; if (!board[name][p]) delete board[name][p]; render(); }), `×${n}`));
   }
   return el("article", { class: "player building", "data-building": name },
-    el("header", {}, el("h3", {}, name[0].toUpperCase() + name.slice(1)),
+    el("header", {}, el("h3", {}, cap(name)),
       el("button", { type: "button", class: "btn small", "data-add": name, on: { click: () => addDie(name) } }, "+")),
     el("div", { class: "dice" }, dice));
 }
@@ -62,7 +62,7 @@ function render() {
   document.getElementById("board").replaceChildren(...shown.map(buildingCard));
   document.getElementById("move-building").replaceChildren(...C.buildings.map((b) => el("button", {
     type: "button", class: `tile${move.building === b ? " on c-card" : ""}`, "data-move-building": b,
-    on: { click: () => { move.building = b; render(); } } }, b)));
+    on: { click: () => { move.building = b; render(); } } }, cap(b))));
   const diceRow = (key) => [...move[key].map((v, i) => die(pick.player, v, () => { move[key].splice(i, 1); render(); })),
     ...[1, 2, 3, 4, 5, 6].map((v) => el("button", { type: "button", class: "tile", "data-add-value": `${key}:${v}`,
       on: { click: () => { move[key].push(v); render(); } } }, `+${v}`))];
