@@ -39,9 +39,11 @@ BODIES = {
 SWAPPED = {"grey": BLACK, "brown": BLACK, "blue": BLACK, "green": BLACK, "purple": WHITE}
 
 
-def die_image(body, pip, value=6, side=60):
-    """One die drawn straight from above on white paper (BGR uint8) and its box."""
+def die_image(body, pip, value=6, side=60, glare=0.0):
+    """One die drawn straight from above on white paper (BGR uint8) and its box; `glare`, the
+    white a lamp's mirror image lays over its flat face (`DieStyle.glare`)."""
     style = DieStyle(value, "x", body, pip, side, 0.3, 0.25, 0.16, (0.0, 0.0), (0, 0, 1), 0.3, 0.0)
+    style = replace(style, glare=(glare,) * 3)
     rgb, alpha, _ = render_die(style, np.random.default_rng(0))
     h, w = alpha.shape[:2]
     img = np.ones((h + 40, w + 40, 3), np.float32)
@@ -174,27 +176,8 @@ def test_a_face_paler_than_its_rim_holds_the_glare_a_pale_die_holds_none():
     hold next to none, whatever the shading."""
 
     def held(body, glare):
-        style = DieStyle(
-            value=4,
-            color="green",
-            body=body,
-            pip=(0.05, 0.05, 0.05),
-            side=80,
-            angle=0.0,
-            corner=0.2,
-            pip_radius=0.16,
-            tilt=(0.0, 0.0),
-            light=(0.3, 0.2, 0.93),
-            gloss=0.0,
-            marble=0.0,
-            glare=(glare,) * 3,
-        )
-        rgb, alpha, _ = render_die(style, np.random.default_rng(0))
-        img = (1 - alpha[..., None]) + rgb * alpha[..., None]  # on white paper
-        bgr = (np.clip(img[..., ::-1], 0, 1) * 255).astype(np.uint8)
-        n = rgb.shape[0]
-        face = np.array([[n / 2 - 40, n / 2 - 40, n / 2 + 40, n / 2 + 40]])
-        return P.face_glare(bgr, face, P.NEUTRAL, np.zeros((1, 2)))[0]
+        img, face = die_image(body, BLACK, value=4, side=80, glare=glare)
+        return P.face_glare(img, face, P.NEUTRAL, np.zeros((1, 2)))[0]
 
     green, ivory = (0.20, 0.45, 0.15), (0.85, 0.81, 0.70)  # room for the glare below white
     assert held(green, 0.0) < 0.03 and held(ivory, 0.0) < 0.03
