@@ -151,6 +151,14 @@ def top_faces(
     return np.concatenate([top - half, top + half], axis=1)
 
 
+def _square(cx: float, cy: float, half: float, w: int, h: int) -> tuple[int, int, int, int]:
+    """Columns a:b and rows c:d of the square of half side `half` about (cx, cy), within a
+    w × h image."""
+    a, b = int(max(0, math.floor(cx - half))), int(min(w, math.ceil(cx + half)))
+    c, d = int(max(0, math.floor(cy - half))), int(min(h, math.ceil(cy + half)))
+    return a, b, c, d
+
+
 def body_colors(img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     """(N, 3) RGB 0..1: the colour of each die's body in `img` (BGR uint8), pips left out;
     `boxes` frame the die's top face (`top_faces`) or the whole die.
@@ -165,8 +173,7 @@ def body_colors(img: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     for i, (x0, y0, x1, y1) in enumerate(boxes):
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         half = max(1.0, FACE_MIDDLE * min(x1 - x0, y1 - y0) / 2)
-        a, b = int(max(0, math.floor(cx - half))), int(min(w, math.ceil(cx + half)))
-        c, d = int(max(0, math.floor(cy - half))), int(min(h, math.ceil(cy + half)))
+        a, b, c, d = _square(cx, cy, half, w, h)
         px = img[c:d, a:b].reshape(-1, 3)[:, ::-1].astype(np.float64) / 255.0
         if not len(px):
             continue
@@ -341,8 +348,7 @@ def face_glare(
     out = np.zeros(len(faces))
     for i, (x0, y0, x1, y1) in enumerate(faces):
         cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(1.0, min(x1 - x0, y1 - y0) / 2)
-        a, b = int(max(0, math.floor(cx - half))), int(min(w, math.ceil(cx + half)))
-        c, d = int(max(0, math.floor(cy - half))), int(min(h, math.ceil(cy + half)))
+        a, b, c, d = _square(cx, cy, half, w, h)
         ys, xs = np.mgrid[c:d, a:b]
         reach = np.maximum(np.abs(xs + 0.5 - cx), np.abs(ys + 0.5 - cy)) / half
         ring = (reach > FACE_MIDDLE) & (reach <= 0.95)
@@ -374,14 +380,15 @@ def glare_distances(
     its darkest channel: white is taken off the die only up to it, and laid on the die (taken
     off its reference) only up to the reference's. `held` (N,), when given, bounds the white
     taken off each die (`face_glare`)."""
-    lab = srgb_to_lab(rgb)
+    lin = srgb_to_linear(rgb)
+    lab = linear_to_lab(lin)
     d = distances(lab, refs)
     refs = np.asarray(refs, np.float64).reshape(-1, 3)
     coloured = np.hypot(refs[:, 1], refs[:, 2]) >= GLARE_CHROMA
     tinted = np.hypot(lab[:, 1], lab[:, 2]) >= GLARE_CHROMA
     if not GLARE_REACH or not coloured.any() or not tinted.any():
         return d
-    lin, refs = srgb_to_linear(rgb)[tinted], refs[coloured]
+    lin, refs = lin[tinted], refs[coloured]
     held = None if held is None else np.asarray(held, np.float64)[tinted]
     ref_white = lab_to_linear(refs).min(axis=1)
     steps = int(round(GLARE_REACH / GLARE_STEP))
