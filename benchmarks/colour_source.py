@@ -81,10 +81,17 @@ ROWS: dict[str, dict] = {
     "table palette, before session 29": {"DISAGREE_REACH": 1.0},
     "table palette, glare allowed for": {"GLARE_REACH": 0.5},
     "table palette, glare the rim shows": {"GLARE_REACH": 0.5, "GLARE_FROM_RIM": True},
+    "table palette, glare and the rim's hue": {
+        "GLARE_REACH": 0.5,
+        "GLARE_FROM_RIM": True,
+        "GLARE_RIM_HUE": True,
+    },
+    "table palette, the rim's glare taken off": {"GLARE_OFF": True},
 }
 # Each switch and the module it lives in.
 SWITCHES = {"WHITE_ACROSS_SHEET": P, "TOP_FACE": P, "READER_FOR_UNTAKEN": S}
 SWITCHES |= {"AGREE_REACH": P, "DISAGREE_REACH": P, "GLARE_REACH": P, "GLARE_FROM_RIM": P}
+SWITCHES |= {"GLARE_RIM_HUE": P, "GLARE_OFF": P}
 SHIPPED = {k: getattr(module, k) for k, module in SWITCHES.items()}
 
 

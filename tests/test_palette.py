@@ -177,11 +177,43 @@ def test_a_face_paler_than_its_rim_holds_the_glare_a_pale_die_holds_none():
 
     def held(body, glare):
         img, face = die_image(body, BLACK, value=4, side=80, glare=glare)
-        return P.face_glare(img, face, P.NEUTRAL, np.zeros((1, 2)))[0]
+        return P.face_glare(img, face, P.NEUTRAL, np.zeros((1, 2))).white[0]
 
     green, ivory = (0.20, 0.45, 0.15), (0.85, 0.81, 0.70)  # room for the glare below white
     assert held(green, 0.0) < 0.03 and held(ivory, 0.0) < 0.03
     assert 0.2 < held(green, 0.3) < 0.4
+
+
+def test_a_glared_brown_whose_face_lost_its_hue_is_named_by_its_rims_hue(monkeypatch):
+    """A brown die whose whole flat face mirrors a lamp comes out an almost colourless pale
+    face over a rim that keeps its brown: beyond both references as seen and with glare allowed
+    for coloured faces only; named brown once its rim's hue counts (`GLARE_RIM_HUE`), or once
+    the white its face holds over its rim is taken off (`GLARE_OFF`). A grey die in the same
+    glare has a colourless rim: nothing is taken off it, and it stays unknown."""
+    brown, grey = (0.45, 0.28, 0.15), (0.35, 0.35, 0.36)
+    refs = {}
+    for color, body in (("brown", brown), ("grey", grey)):
+        img, face = die_image(body, WHITE, value=4, side=80)
+        refs[color] = [P.srgb_to_lab(P.body_colors(img, face))[0]]
+    pal = P.BUILT_IN.updated(refs)
+    where = np.zeros((1, 2))
+
+    def named(body, **switches):
+        for key, value in switches.items():
+            monkeypatch.setattr(P, key, value)
+        img, face = die_image(body, WHITE, value=4, side=80, glare=0.3)
+        held = P.held_glare(img, face, P.NEUTRAL, where)
+        face_lab = P.srgb_to_lab(P.body_colors(img, face))[0]
+        return pal.name(P.body_colors(img, face), glare=held)[0], face_lab
+
+    off = {"GLARE_REACH": 0.0, "GLARE_FROM_RIM": False, "GLARE_RIM_HUE": False}
+    name, face = named(brown, **off)
+    assert name is None and np.hypot(face[1], face[2]) < P.GLARE_CHROMA
+    assert named(brown, GLARE_REACH=0.5, GLARE_FROM_RIM=True)[0] is None
+    assert named(brown, GLARE_RIM_HUE=True)[0] == "brown"
+    assert named(grey)[0] is None
+    assert named(brown, **off, GLARE_OFF=True)[0] == "brown"
+    assert named(grey)[0] is None
 
 
 def test_the_sheets_white_takes_the_lights_colour_out():

@@ -24,7 +24,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -85,6 +85,17 @@ GLARE_STEP = 0.025
 # colour where glare adds white. True takes off a die no more white than its face holds over
 # its rim (`face_glare`); an ablation switch of benchmarks/colour_source.py, with GLARE_REACH.
 GLARE_FROM_RIM = False
+# A glared brown or green face can come out almost colourless while its rim keeps the hue: True
+# counts a die as coloured when its rim is (chroma of at least GLARE_CHROMA), so white may be
+# taken off it up to what its face holds over that rim. An ablation switch of
+# benchmarks/colour_source.py, with GLARE_FROM_RIM.
+GLARE_RIM_HUE = False
+# Instead of searching: each die's and each reference die's colour is its face less the white
+# its face holds over its rim (`face_glare`), where the rim shows a hue (chroma of at least
+# GLARE_OFF_CHROMA) for the fit to hold on to; a colourless rim cannot tell added white from a
+# lighter shade. An ablation switch of benchmarks/colour_source.py.
+GLARE_OFF = False
+GLARE_OFF_CHROMA = 5.0
 
 
 # Linear sRGB → CIE XYZ (D65).
@@ -332,20 +343,25 @@ def distances(lab: np.ndarray, refs: np.ndarray) -> np.ndarray:
     return np.sqrt((d**2).sum(-1))
 
 
-def face_glare(
-    img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: np.ndarray
-) -> np.ndarray:
-    """(N,) the white (a share of the paper's) each die's top face holds over its rim, in a
-    rectified board (BGR uint8) with `faces` from `top_faces`: the middle of the face (as
-    `body_colors` reads it) fitted as the rim's colour scaled plus white, m = k·r + t, in linear
-    light, t ≥ 0. The rim is the darkest tenth of the ring between the middle and the face's
-    edge, black pips left out (white pips, paper and glints are lighter). Shading scales the
-    colour and leaves t at 0."""
+class Rims(NamedTuple):
+    """What each die's top face shows over its rounded rim (`face_glare`)."""
+
+    white: np.ndarray  # (N,) the white (a share of the paper's) the face holds over its rim
+    lab: np.ndarray  # (N, 3) the rim's colour, Lab relative to the paper's white
+
+
+def face_glare(img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: np.ndarray) -> Rims:
+    """The white (a share of the paper's) each die's top face holds over its rim, and the
+    rim's colour, in a rectified board (BGR uint8) with `faces` from `top_faces`: the middle of
+    the face (as `body_colors` reads it) fitted as the rim's colour scaled plus white,
+    m = k·r + t, in linear light, t ≥ 0. The rim is the darkest tenth of the ring between the
+    middle and the face's edge, black pips left out (white pips, paper and glints are lighter).
+    Shading scales the colour and leaves t at 0."""
     faces = np.asarray(faces, np.float64).reshape(-1, 4)
     where = np.asarray(where_mm, np.float64).reshape(-1, 2)
     middle = srgb_to_linear(light.normalise(body_colors(img, faces), where))
     h, w = img.shape[:2]
-    out = np.zeros(len(faces))
+    white, rims = np.zeros(len(faces)), middle.copy()
     for i, (x0, y0, x1, y1) in enumerate(faces):
         cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(1.0, min(x1 - x0, y1 - y0) / 2)
         a, b, c, d = _square(cx, cy, half, w, h)
@@ -357,39 +373,52 @@ def face_glare(
         px = img[c:d, a:b][ring][:, ::-1].astype(np.float64) / 255.0
         lin = srgb_to_linear(light.normalise(px, np.repeat(where[i : i + 1], len(px), axis=0)))
         lum = lin @ (0.2126, 0.7152, 0.0722)
-        rim = np.quantile(lin[lum >= 0.4 * np.median(lum)], 0.1, axis=0)
+        rims[i] = rim = np.quantile(lin[lum >= 0.4 * np.median(lum)], 0.1, axis=0)
         fit = np.linalg.lstsq(np.stack([rim, np.ones(3)], axis=1), middle[i], rcond=None)[0]
-        out[i] = float(np.clip(fit[1], 0, 1)) if fit[0] > 0 else 0.0
-    return out
+        white[i] = float(np.clip(fit[1], 0, 1)) if fit[0] > 0 else 0.0
+    return Rims(white, linear_to_lab(rims))
 
 
 def held_glare(
     img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: np.ndarray
-) -> np.ndarray | None:
-    """`face_glare` where the palette bounds glare by the rim (`GLARE_FROM_RIM`), else None."""
-    return face_glare(img, faces, light, where_mm) if GLARE_REACH and GLARE_FROM_RIM else None
+) -> Rims | None:
+    """`face_glare` where the palette bounds glare by the rim (`GLARE_FROM_RIM`) or takes it
+    off (`GLARE_OFF`), else None."""
+    if (GLARE_REACH and GLARE_FROM_RIM) or GLARE_OFF:
+        return face_glare(img, faces, light, where_mm)
+    return None
 
 
-def glare_distances(
-    rgb: np.ndarray, refs: np.ndarray, held: np.ndarray | None = None
-) -> np.ndarray:
+def glare_off(lin: np.ndarray, held: Rims | None) -> np.ndarray:
+    """(N, 3) linear colours less the white each face holds over a rim that shows a hue
+    (`GLARE_OFF`); as they are when off or not measured."""
+    if not GLARE_OFF or held is None:
+        return lin
+    hued = np.hypot(held.lab[:, 1], held.lab[:, 2]) >= GLARE_OFF_CHROMA
+    return np.clip(lin - np.where(hued, held.white, 0.0)[:, None], 0, None)
+
+
+def glare_distances(rgb: np.ndarray, refs: np.ndarray, held: Rims | None = None) -> np.ndarray:
     """(N, K) `distances` from sRGB colours relative to the paper's white to Lab references,
     each the least over the lamp's white (`GLARE_REACH`) the colour or its reference may have
     gained, where both the colour and the reference are coloured (white taken off an almost
     grey die would make a strong colour of its faint tint). A colour holds no more white than
     its darkest channel: white is taken off the die only up to it, and laid on the die (taken
-    off its reference) only up to the reference's. `held` (N,), when given, bounds the white
-    taken off each die (`face_glare`)."""
-    lin = srgb_to_linear(rgb)
+    off its reference) only up to the reference's. `held`, when given, bounds the white taken
+    off each die by what its face holds over its rim (`face_glare`), and with `GLARE_RIM_HUE`
+    a die whose rim is coloured counts as coloured."""
+    lin = glare_off(srgb_to_linear(rgb), held)
     lab = linear_to_lab(lin)
     d = distances(lab, refs)
     refs = np.asarray(refs, np.float64).reshape(-1, 3)
     coloured = np.hypot(refs[:, 1], refs[:, 2]) >= GLARE_CHROMA
     tinted = np.hypot(lab[:, 1], lab[:, 2]) >= GLARE_CHROMA
+    if held is not None and GLARE_RIM_HUE:
+        tinted |= np.hypot(held.lab[:, 1], held.lab[:, 2]) >= GLARE_CHROMA
     if not GLARE_REACH or not coloured.any() or not tinted.any():
         return d
     lin, refs = lin[tinted], refs[coloured]
-    held = None if held is None else np.asarray(held, np.float64)[tinted]
+    held_white = None if held is None else np.asarray(held.white, np.float64)[tinted]
     ref_white = lab_to_linear(refs).min(axis=1)
     steps = int(round(GLARE_REACH / GLARE_STEP))
     best = d[np.ix_(tinted, coloured)]
@@ -398,8 +427,8 @@ def glare_distances(
         seen = distances(linear_to_lab(np.clip(left, 0, None)), refs)
         seen[left.min(axis=1) < -0.01] = np.inf  # more white than the die holds
         seen[:, ref_white < -t - 0.01] = np.inf  # more than its reference holds
-        if held is not None:
-            seen[held < t - 0.01] = np.inf  # more than its face holds over its rim
+        if held_white is not None:
+            seen[held_white < t - 0.01] = np.inf  # more than its face holds over its rim
         best = np.minimum(best, seen)
     d[np.ix_(tinted, coloured)] = best
     return d
@@ -423,7 +452,7 @@ class Palette:
         light: SheetLight = NEUTRAL,
         where_mm: np.ndarray | None = None,
         reader: Sequence[str | None] | None = None,
-        glare: np.ndarray | None = None,
+        glare: Rims | None = None,
     ) -> list[str | None]:
         """The player colour of each body colour (`body_colors`) seen under `light`, at the
         board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
@@ -431,7 +460,7 @@ class Palette:
         names alike is named (`AGREE_REACH`), and one the reader names no player's colour
         only within `DISAGREE_REACH` of it. With `GLARE_REACH` above 0 (off as shipped), a
         lamp's glare on a die or on its reference is allowed for (`glare_distances`), up to
-        `glare` (N,) taken off each die when given (`held_glare`)."""
+        `glare` taken off each die when given (`held_glare`)."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
@@ -531,7 +560,11 @@ def take_reference(
     taken."""
     light = sheet_light(board, layout)
     faces = top_faces(boxes, layout, camera)
-    labs = srgb_to_lab(light.normalise(body_colors(board, faces), np.asarray(centres_mm)))
+    where = np.asarray(centres_mm, np.float64).reshape(-1, 2)
+    held = face_glare(board, faces, light, where) if GLARE_OFF else None
+    labs = linear_to_lab(
+        glare_off(srgb_to_linear(light.normalise(body_colors(board, faces), where)), held)
+    )
     refs: dict[str, list[np.ndarray]] = {}
     for lab, centre in zip(labs, np.asarray(centres_mm).reshape(-1, 2), strict=True):
         color = swatch_at(layout, centre)
