@@ -69,7 +69,8 @@ from scanner.vision.table_eval import pairs_by_position  # noqa: E402
 LAMP_COLOURS = ((1.0, 0.78, 0.55), (1.0, 1.0, 1.0), (0.84, 0.93, 1.0))
 # Each row: where the colour comes from, and the palette's switches (scanner.vision.palette)
 # it is read with; the switches not named keep their shipped values.
-BEFORE = {"TOP_FACE": False, "AGREE_REACH": 1.0, "DISAGREE_REACH": 1.0}
+NO_GLARE = {"GLARE_REACH": 0.0, "GLARE_FROM_RIM": False, "GLARE_RIM_HUE": False}
+BEFORE = {"TOP_FACE": False, "AGREE_REACH": 1.0, "DISAGREE_REACH": 1.0, **NO_GLARE}
 ROWS: dict[str, dict] = {
     "reader": {},
     "built-in palette": {},
@@ -78,15 +79,11 @@ ROWS: dict[str, dict] = {
     "table palette, untaken colours unknown": {"READER_FOR_UNTAKEN": False},
     "table palette": {},
     "table palette, the palette alone": {"AGREE_REACH": 1.0},
-    "table palette, before session 29": {"DISAGREE_REACH": 1.0},
-    "table palette, glare allowed for": {"GLARE_REACH": 0.5},
-    "table palette, glare the rim shows": {"GLARE_REACH": 0.5, "GLARE_FROM_RIM": True},
-    "table palette, glare and the rim's hue": {
-        "GLARE_REACH": 0.5,
-        "GLARE_FROM_RIM": True,
-        "GLARE_RIM_HUE": True,
-    },
-    "table palette, the rim's glare taken off": {"GLARE_OFF": True},
+    "table palette, before session 29": {"DISAGREE_REACH": 1.0, **NO_GLARE},
+    "table palette, before session 30": NO_GLARE,
+    "table palette, glare allowed for": {**NO_GLARE, "GLARE_REACH": 0.5},
+    "table palette, glare the rim shows": {"GLARE_RIM_HUE": False},
+    "table palette, the rim's glare taken off": {**NO_GLARE, "GLARE_OFF": True},
 }
 # Each switch and the module it lives in.
 SWITCHES = {"WHITE_ACROSS_SHEET": P, "TOP_FACE": P, "READER_FOR_UNTAKEN": S}

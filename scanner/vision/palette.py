@@ -74,26 +74,26 @@ DISAGREE_REACH = 0.5
 # it). Up to this much white (a share of the paper's) added to either is allowed for: a die is
 # as near a reference as it comes with any such white taken off it or laid on it. White added
 # to a colourless die cannot be told from a lighter shade, so only dice and references with a
-# chroma of at least GLARE_CHROMA take it into account. 0, as shipped, compares the colours as
-# seen: the candidates tried named more dice of no player's colour a player's (model card, "A
-# lamp wider than a die"). An ablation switch of benchmarks/colour_source.py (`--glare`).
-GLARE_REACH = 0.0
+# chroma of at least GLARE_CHROMA take it into account. 0 compares the colours as seen, as
+# before session 30. Chosen on validation with the two switches below (model card, "A lamp
+# wider than a die"); ablation switches of benchmarks/colour_source.py (`--glare`).
+GLARE_REACH = 0.5
 GLARE_CHROMA = 15.0
 GLARE_STEP = 0.025
 # The glare covers the flat face; the die's rounded rim faces elsewhere and keeps its colour. A
 # die of a pale colour shows no such step from rim to face, only shading, which scales the
-# colour where glare adds white. True takes off a die no more white than its face holds over
-# its rim (`face_glare`); an ablation switch of benchmarks/colour_source.py, with GLARE_REACH.
-GLARE_FROM_RIM = False
-# A glared brown or green face can come out almost colourless while its rim keeps the hue: True
-# counts a die as coloured when its rim is (chroma of at least GLARE_CHROMA), so white may be
-# taken off it up to what its face holds over that rim. An ablation switch of
-# benchmarks/colour_source.py, with GLARE_FROM_RIM.
-GLARE_RIM_HUE = False
+# colour where glare adds white: no more white is taken off a die than its face holds over its
+# rim (`face_glare`); without it, white taken off an ivory die makes it yellow.
+GLARE_FROM_RIM = True
+# A glared brown or green face can come out almost colourless while its rim keeps the hue: a die
+# counts as coloured when its rim is (chroma of at least GLARE_CHROMA), so white may be taken
+# off it up to what its face holds over that rim.
+GLARE_RIM_HUE = True
 # Instead of searching: each die's and each reference die's colour is its face less the white
 # its face holds over its rim (`face_glare`), where the rim shows a hue (chroma of at least
 # GLARE_OFF_CHROMA) for the fit to hold on to; a colourless rim cannot tell added white from a
-# lighter shade. An ablation switch of benchmarks/colour_source.py.
+# lighter shade. An ablation switch of benchmarks/colour_source.py (off: it named far fewer
+# dice a wrong colour, and left more players' dice unknown without any glare; model card).
 GLARE_OFF = False
 GLARE_OFF_CHROMA = 5.0
 
@@ -350,16 +350,24 @@ class Rims(NamedTuple):
     lab: np.ndarray  # (N, 3) the rim's colour, Lab relative to the paper's white
 
 
-def face_glare(img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: np.ndarray) -> Rims:
+def face_glare(
+    img: np.ndarray,
+    faces: np.ndarray,
+    light: SheetLight,
+    where_mm: np.ndarray,
+    body: np.ndarray | None = None,
+) -> Rims:
     """The white (a share of the paper's) each die's top face holds over its rim, and the
     rim's colour, in a rectified board (BGR uint8) with `faces` from `top_faces`: the middle of
     the face (as `body_colors` reads it) fitted as the rim's colour scaled plus white,
     m = k·r + t, in linear light, t ≥ 0. The rim is the darkest tenth of the ring between the
     middle and the face's edge, black pips left out (white pips, paper and glints are lighter).
-    Shading scales the colour and leaves t at 0."""
+    Shading scales the colour and leaves t at 0. `body`: `body_colors(img, faces)` when
+    already read."""
     faces = np.asarray(faces, np.float64).reshape(-1, 4)
     where = np.asarray(where_mm, np.float64).reshape(-1, 2)
-    middle = srgb_to_linear(light.normalise(body_colors(img, faces), where))
+    body = body_colors(img, faces) if body is None else body
+    middle = srgb_to_linear(light.normalise(body, where))
     h, w = img.shape[:2]
     white, rims = np.zeros(len(faces)), middle.copy()
     for i, (x0, y0, x1, y1) in enumerate(faces):
@@ -380,12 +388,16 @@ def face_glare(img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: 
 
 
 def held_glare(
-    img: np.ndarray, faces: np.ndarray, light: SheetLight, where_mm: np.ndarray
+    img: np.ndarray,
+    faces: np.ndarray,
+    light: SheetLight,
+    where_mm: np.ndarray,
+    body: np.ndarray | None = None,
 ) -> Rims | None:
     """`face_glare` where the palette bounds glare by the rim (`GLARE_FROM_RIM`) or takes it
     off (`GLARE_OFF`), else None."""
     if (GLARE_REACH and GLARE_FROM_RIM) or GLARE_OFF:
-        return face_glare(img, faces, light, where_mm)
+        return face_glare(img, faces, light, where_mm, body)
     return None
 
 
@@ -405,8 +417,9 @@ def glare_distances(rgb: np.ndarray, refs: np.ndarray, held: Rims | None = None)
     grey die would make a strong colour of its faint tint). A colour holds no more white than
     its darkest channel: white is taken off the die only up to it, and laid on the die (taken
     off its reference) only up to the reference's. `held`, when given, bounds the white taken
-    off each die by what its face holds over its rim (`face_glare`), and with `GLARE_RIM_HUE`
-    a die whose rim is coloured counts as coloured."""
+    off each die by what its face holds over its rim (`face_glare`; with `GLARE_FROM_RIM`, a
+    die without it holds none), and with `GLARE_RIM_HUE` a die whose rim is coloured counts as
+    coloured."""
     lin = glare_off(srgb_to_linear(rgb), held)
     lab = linear_to_lab(lin)
     d = distances(lab, refs)
@@ -418,19 +431,20 @@ def glare_distances(rgb: np.ndarray, refs: np.ndarray, held: Rims | None = None)
     if not GLARE_REACH or not coloured.any() or not tinted.any():
         return d
     lin, refs = lin[tinted], refs[coloured]
-    held_white = None if held is None else np.asarray(held.white, np.float64)[tinted]
+    held_white = None  # with GLARE_FROM_RIM, a face not measured holds no white
+    if held is not None or GLARE_FROM_RIM:
+        held_white = np.zeros(len(lin)) if held is None else np.asarray(held.white)[tinted]
     ref_white = lab_to_linear(refs).min(axis=1)
     steps = int(round(GLARE_REACH / GLARE_STEP))
-    best = d[np.ix_(tinted, coloured)]
-    for t in np.linspace(-GLARE_REACH, GLARE_REACH, 2 * steps + 1):
-        left = lin - t
-        seen = distances(linear_to_lab(np.clip(left, 0, None)), refs)
-        seen[left.min(axis=1) < -0.01] = np.inf  # more white than the die holds
-        seen[:, ref_white < -t - 0.01] = np.inf  # more than its reference holds
-        if held_white is not None:
-            seen[held_white < t - 0.01] = np.inf  # more than its face holds over its rim
-        best = np.minimum(best, seen)
-    d[np.ix_(tinted, coloured)] = best
+    t = np.linspace(-GLARE_REACH, GLARE_REACH, 2 * steps + 1)[:, None]  # (S, 1): each step
+    left = lin[None] - t[..., None]  # (S, N, 3): white taken off (t > 0) or laid on each die
+    lab_left = linear_to_lab(np.clip(left, 0, None).reshape(-1, 3))
+    seen = distances(lab_left, refs).reshape(len(t), len(lin), len(refs))
+    seen[left.min(axis=2) < -0.01] = np.inf  # more white than the die holds
+    seen = np.where((ref_white < -t - 0.01)[:, None, :], np.inf, seen)  # than its reference
+    if held_white is not None:
+        seen[held_white < t - 0.01] = np.inf  # more than its face holds over its rim
+    d[np.ix_(tinted, coloured)] = np.minimum(d[np.ix_(tinted, coloured)], seen.min(axis=0))
     return d
 
 
@@ -561,10 +575,9 @@ def take_reference(
     light = sheet_light(board, layout)
     faces = top_faces(boxes, layout, camera)
     where = np.asarray(centres_mm, np.float64).reshape(-1, 2)
-    held = face_glare(board, faces, light, where) if GLARE_OFF else None
-    labs = linear_to_lab(
-        glare_off(srgb_to_linear(light.normalise(body_colors(board, faces), where)), held)
-    )
+    body = body_colors(board, faces)
+    held = face_glare(board, faces, light, where, body) if GLARE_OFF else None
+    labs = linear_to_lab(glare_off(srgb_to_linear(light.normalise(body, where)), held))
     refs: dict[str, list[np.ndarray]] = {}
     for lab, centre in zip(labs, np.asarray(centres_mm).reshape(-1, 2), strict=True):
         color = swatch_at(layout, centre)

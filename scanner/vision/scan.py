@@ -99,8 +99,9 @@ def read_board_image(
         # Where each die lies, in board mm (rectified pixel i covers mm [i/s, (i+1)/s)).
         where = ((dice.xyxy[:, :2] + dice.xyxy[:, 2:]) / 2 + 0.5) / cal.layout.px_per_mm
         faces = top_faces(dice.xyxy, cal.layout, cal.camera_position())
-        held = held_glare(board_image, faces, light, where)
-        named = palette.name(body_colors(board_image, faces), light, where, dice.color, held)
+        body = body_colors(board_image, faces)
+        held = held_glare(board_image, faces, light, where, body)
+        named = palette.name(body, light, where, dice.color, held)
         # A colour the palette never took (its die was not found on its square, or not set
         # down) is one it cannot name: there the reader's colour stands, as without a palette.
         fill = [
