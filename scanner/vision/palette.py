@@ -472,9 +472,9 @@ class Palette:
         board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
         reader's colours of the same dice, a die a little beyond its limit that the reader
         names alike is named (`AGREE_REACH`), and one the reader names no player's colour
-        only within `DISAGREE_REACH` of it. With `GLARE_REACH` above 0 (off as shipped), a
-        lamp's glare on a die or on its reference is allowed for (`glare_distances`), up to
-        `glare` taken off each die when given (`held_glare`)."""
+        only within `DISAGREE_REACH` of it. A lamp's glare on a die or on its reference is
+        allowed for (`glare_distances`, `GLARE_REACH`), no more white taken off each die than
+        `glare` says its face holds over its rim (`held_glare`)."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
