@@ -317,16 +317,32 @@ def test_layout_swatches_are_read_and_keep_their_size_on_a4():
 
 
 # ------------------------------------------------------------------ the flow at the table
-def frames(seed):
+def frames(seed, glare=0.0):
     """A reference frame (one die of each colour on its square) and a game frame under the same
-    light, with the odd dice of BODIES / SWAPPED and a purple die on the sheet."""
+    light, with the odd dice of BODIES / SWAPPED and a purple die on the sheet; `glare`, a lamp
+    wider than a die mirrored by the glossy top faces in a patch of both (`render_table`)."""
     state = next(itertools.islice(mid_game_states(seed), 0, None))
     on_squares = tuple(TrueDie(c, 3, "swatch", x, y, 0.3) for c, (x, y, _) in LAY.swatches.items())
     empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
-    ref = render_table(empty, seed, look=seed, dice=DiceSet(BODIES, SWAPPED, on_squares))
+    ref = render_table(
+        empty, seed, look=seed, dice=DiceSet(BODIES, SWAPPED, on_squares), glare=glare
+    )
     purple = (TrueDie("purple", 5, "none", 150, 252, 0.2),)
-    game = render_table(state, seed + 1, look=seed, dice=DiceSet(BODIES, SWAPPED, purple))
+    game = render_table(
+        state, seed + 1, look=seed, dice=DiceSet(BODIES, SWAPPED, purple), glare=glare
+    )
     return ref, game
+
+
+def wrong_colours(reading, game) -> int:
+    """How many read dice carry another colour than the nearest labelled die's."""
+    wrong = 0
+    for die in reading.dice:
+        truth = min(
+            game.dice, key=lambda t: np.hypot(t.x - die.center_mm[0], t.y - die.center_mm[1])
+        )
+        wrong += die.color != (truth.player if truth.player in PLAYER_COLORS else None)
+    return wrong
 
 
 @pytest.fixture(scope="module")
@@ -352,6 +368,23 @@ def test_reference_taken_at_the_table_then_dice_read_by_it(seed, detect):
             game.dice, key=lambda t: np.hypot(t.x - die.center_mm[0], t.y - die.center_mm[1])
         )
         assert die.color == (truth.player if truth.player in PLAYER_COLORS else None), truth
+
+
+def test_under_a_lamps_glare_the_reference_flow_names_every_die(detect, monkeypatch):
+    """The flow end to end under a wide lamp's glare on both frames (seed 9124, found by trying
+    seeds): as shipped, the palette takes off the white each face holds over its rim and names
+    every die; compared as seen (`GLARE_REACH` 0, as before session 30) several are lost."""
+    ref, game = frames(9124, glare=0.4)
+    cal = calibrate(ref.image, LAY)
+
+    def read():
+        palette, _ = learn_colors(cal.rectify(ref.image), cal, detect)
+        return scan_image(game.image, replace(cal, palette=palette), detect)
+
+    shipped = read()
+    assert len(shipped.dice) == len(game.dice) and wrong_colours(shipped, game) == 0
+    monkeypatch.setattr(P, "GLARE_REACH", 0.0)
+    assert wrong_colours(read(), game) >= 3
 
 
 def test_a_colour_the_palette_never_took_is_the_readers(detect, monkeypatch):
