@@ -334,15 +334,15 @@ def frames(seed, glare=0.0):
     return ref, game
 
 
+def nearest_truth(die, game):
+    """The labelled die nearest a read one, and the colour it should be read as."""
+    truth = min(game.dice, key=lambda t: np.hypot(t.x - die.center_mm[0], t.y - die.center_mm[1]))
+    return truth, truth.player if truth.player in PLAYER_COLORS else None
+
+
 def wrong_colours(reading, game) -> int:
     """How many read dice carry another colour than the nearest labelled die's."""
-    wrong = 0
-    for die in reading.dice:
-        truth = min(
-            game.dice, key=lambda t: np.hypot(t.x - die.center_mm[0], t.y - die.center_mm[1])
-        )
-        wrong += die.color != (truth.player if truth.player in PLAYER_COLORS else None)
-    return wrong
+    return sum(die.color != nearest_truth(die, game)[1] for die in reading.dice)
 
 
 @pytest.fixture(scope="module")
@@ -364,10 +364,8 @@ def test_reference_taken_at_the_table_then_dice_read_by_it(seed, detect):
     reading = scan_image(game.image, replace(cal, palette=palette), detect)
     assert len(reading.dice) >= len(game.dice) - 1
     for die in reading.dice:
-        truth = min(
-            game.dice, key=lambda t: np.hypot(t.x - die.center_mm[0], t.y - die.center_mm[1])
-        )
-        assert die.color == (truth.player if truth.player in PLAYER_COLORS else None), truth
+        truth, colour = nearest_truth(die, game)
+        assert die.color == colour, truth
 
 
 def test_under_a_lamps_glare_the_reference_flow_names_every_die(detect, monkeypatch):

@@ -379,7 +379,7 @@ def face_glare(
         if ring.sum() < 8:
             continue
         px = img[c:d, a:b][ring][:, ::-1].astype(np.float64) / 255.0
-        lin = srgb_to_linear(light.normalise(px, np.repeat(where[i : i + 1], len(px), axis=0)))
+        lin = srgb_to_linear(light.normalise(px, where[i : i + 1]))  # one white for the die
         lum = lin @ (0.2126, 0.7152, 0.0722)
         rims[i] = rim = np.quantile(lin[lum >= 0.4 * np.median(lum)], 0.1, axis=0)
         fit = np.linalg.lstsq(np.stack([rim, np.ones(3)], axis=1), middle[i], rcond=None)[0]
