@@ -3,6 +3,7 @@ back with onnxruntime through DiceDetector. Slow (~1 min) and needs the `train` 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -98,3 +99,32 @@ def test_face_reader_train_export_read(tmp_path, monkeypatch):
     die, value, color = reader.read(img, np.array([[10, 10, 50, 50], [0, 0, 5, 300]], float))
     assert die.shape == (2,) and value.shape == (2, 6) and color.shape == (2, 6)
     assert np.allclose(value.sum(1), 1, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_a_board_reader_learns_from_board_frames_alone_and_starts_from_a_reader(
+    tmp_path, monkeypatch
+):
+    """`alea train --stage face --face-n 0 --face-init R`: board frames only (half of them under
+    a wide lamp's glare when asked), and the weights start as R's, not at random."""
+    pytest.importorskip("torch")
+    import torch
+
+    from scanner.training import face_sets, face_train
+
+    monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
+    out = tmp_path / "boards"
+    train, val = face_sets.prepare(out, None, synth_n=0, boards=2, board_val=1, board_glare=0.8)
+    assert set(val) == {"val_board"} and not (out / "synth").exists()
+    pos = train.die == 1
+    assert pos.sum() > 0 and (train.color[pos] >= 0).all()  # every board die has its colour
+    assert json.loads((out / "boards.json").read_text())["glare"] == 0.8
+    first = face_train.train(train, val, "first", epochs=1, batch=64)
+    # Nothing learnt (a learning rate of ~0): the run ends where it began, at `first`'s weights.
+    again = face_train.train(train, val, "again", epochs=1, batch=64, lr=1e-12, init=first)
+    a, b = (torch.load(p, weights_only=False)["model"] for p in (first, again))
+    weights = [k for k in a if "running" not in k and "num_batches" not in k]  # not BN's stats
+    assert all(torch.allclose(a[k], b[k], atol=1e-6) for k in weights)
+    fresh = face_train.train(train, val, "fresh", epochs=1, batch=64, lr=1e-12)
+    c = torch.load(fresh, weights_only=False)["model"]
+    assert not all(torch.allclose(a[k], c[k], atol=1e-6) for k in weights)

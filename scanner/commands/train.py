@@ -106,8 +106,10 @@ def run(args: argparse.Namespace) -> int:
         "synth_n": 1,
         "synth_val": 1,
         "real_per_photo": 0,
-        "face_n": 1,
-        "face_val": 1,
+        "face_n": 0,
+        "face_val": 0,
+        "face_boards": 0,
+        "face_board_val": 1,
         "face_epochs": 1,
         "face_hard_n": 0,
         "board_n": 1,
@@ -133,12 +135,26 @@ def run(args: argparse.Namespace) -> int:
             "--board-max-tilt must be 0..45 degrees and --board-random-dice a share 0..1",
             "$.board_max_tilt" if not 0 <= args.board_max_tilt <= 45 else "$.board_random_dice",
         )
-    if not 0 <= args.face_board_sheen <= 1:
+    for share in ("face_board_sheen", "face_board_glare"):
+        if not 0 <= getattr(args, share) <= 1:
+            option = "--" + share.replace("_", "-")
+            raise InputError(
+                "train.bad-option",
+                f"{option} must be a share of the paper's white, 0..1",
+                f"$.{share}",
+            )
+    if args.face_n == 0 and args.face_boards == 0:
         raise InputError(
             "train.bad-option",
-            "--face-board-sheen must be a share of the paper's white, 0..1",
-            "$.face_board_sheen",
+            "the face reader needs --face-n or --face-boards above 0",
+            "$.face_n",
         )
+    if args.face_init and not Path(args.face_init).is_file():
+        raise InputError(
+            "train.bad-option", f"--face-init: no file {args.face_init}", "$.face_init"
+        )
+    if not args.face_lr > 0:
+        raise InputError("train.bad-option", "--face-lr must be above 0", "$.face_lr")
     from scanner.synth.dice import SHADE_CHOICES
 
     if args.face_shades not in SHADE_CHOICES:
@@ -265,14 +281,19 @@ def run(args: argparse.Namespace) -> int:
             side_pips=args.face_side_pips,
             board_sheen=args.face_board_sheen,
             shades=args.face_shades,
+            boards=args.face_boards,
+            board_val=args.face_board_val,
+            board_glare=args.face_board_glare,
         )
         best = face_train.train(
             train_set,
             val_sets,
             args.face_name,
             args.face_epochs,
+            lr=args.face_lr,
             seed=args.face_train_seed,
             log=lambda row: print(row, file=sys.stderr, flush=True),
+            init=Path(args.face_init) if args.face_init else None,
         )
         out = face_model.export_onnx(best, Path(args.face_out))
         result.update(face_weights=str(best), face_onnx=str(out))

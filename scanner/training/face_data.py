@@ -208,6 +208,7 @@ def board_crops(
     jitter: bool = True,
     sheen: float = 0.0,
     shades: str = "game",
+    glare: float = 0.0,
 ) -> CropSet:
     """Crops from the rectified board as `alea scan` sees it: whole-table frames of mid-game
     states under random cameras and light (scanner.synth.table), located by their markers and
@@ -216,8 +217,10 @@ def board_crops(
     dice are a random set (`random_dice`: shades and pips), not the table's own. With `sheen`,
     each frame mirrors a ceiling lamp in the dice's glossy tops, up to a random share of it
     (render_table's `sheen`): a die's body then reads paler in one patch of the board, as
-    under a real lamp; 0 draws the frames of before, number for number. `shades` names the
-    dice's ranges (scanner.synth.dice.SHADE_CHOICES)."""
+    under a real lamp; 0 draws the frames of before, number for number. With `glare`, half the
+    frames mirror a lamp wider than a die across whole top faces (render_table's `glare`), up
+    to a random share of it: the pale glossy faces the Blender tables showed (model card).
+    `shades` names the dice's ranges (scanner.synth.dice.SHADE_CHOICES)."""
     from scanner.synth.table import mid_game_states, random_dice, render_table
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout
@@ -229,7 +232,8 @@ def board_crops(
     for n in tqdm(range(boards), desc="board crops", disable=None):
         dice = random_dice(rng, shades=shades)
         lamp = float(sheen * rng.uniform(0, 1)) if sheen else 0.0
-        frame = render_table(next(states), (seed, n), layout, dice=dice, sheen=lamp)
+        wide = float(glare * rng.uniform(0, 1)) if glare and rng.uniform() < 0.5 else 0.0
+        frame = render_table(next(states), (seed, n), layout, dice=dice, sheen=lamp, glare=wide)
         cal = calibrate(frame.image, layout)
         board = cal.rectify(frame.image)
         truth = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))

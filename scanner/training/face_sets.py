@@ -49,6 +49,7 @@ def prepare(
     side_pips: bool = False,
     board_sheen: float = 0.0,
     shades: str = "game",
+    board_glare: float = 0.0,
 ) -> tuple[CropSet, dict[str, CropSet]]:
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
 
@@ -57,13 +58,65 @@ def prepare(
     `world`, that share of them (validation scenes too) comes from the wider world
     (`SceneConfig.world`, its dice with pips on their sides with `side_pips`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
-    (face_data.board_crops). `shades` names the ranges every game colour is drawn in, scenes
-    and board frames alike (scanner.synth.dice.SHADE_CHOICES).
+    (face_data.board_crops), and `board_glare` a wide lamp's glare over half the frames' top
+    faces. `shades` names the ranges every game colour is drawn in, scenes and board frames
+    alike (scanner.synth.dice.SHADE_CHOICES). With `synth_n` 0 only board frames are drawn:
+    the data of a reader for the board alone, fine-tuned from another (`face_train.train`'s
+    `init`).
     """
+    if synth_n:
+        _draw_scenes(out / "synth", synth_n, synth_val, seed, world, side_pips, shades, out)
+    for cached in out.glob("crops_*.npz"):
+        with np.load(cached) as z:
+            stale = z["light"].shape[1] != N_LIGHT
+        if stale:  # cut for a reader that took other light numbers (scanner.vision.face)
+            cached.unlink()
+    sets: dict[str, CropSet] = {}
+    if synth_n:
+        sets = _scene_sets(out, detector, seed, real_dir, synth_copies, real_copies)
+    # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
+    boards_now = {"sheen": board_sheen, "shades": shades, "glare": board_glare}
+    if _boards_drawn(out) != boards_now:  # cut under another lamp or shades: cut again
+        for name in ("train_board", "val_board"):
+            (out / f"crops_{name}.npz").unlink(missing_ok=True)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "boards.json").write_text(json.dumps(boards_now))
+    for name, n, board_seed, cuts, jitter in (
+        ("train_board", boards, seed + 100, board_copies, True),
+        ("val_board", board_val, seed + 200, 1, False),
+    ):
+        path = out / f"crops_{name}.npz"
+        if n and not path.exists():
+            board_crops(
+                n,
+                board_seed,
+                detector_at_board_scale(detector),
+                cuts,
+                jitter,
+                board_sheen,
+                shades,
+                board_glare,
+            ).save(path)
+        if path.exists():
+            sets[name] = CropSet.load(path)
+    if hard_n:
+        sets["train_hard"] = hard_negatives(
+            out / "hard", out / "crops_train_hard.npz", hard_n, seed + 300, detector, synth_copies
+        )
+    train_set = sets.pop("train") if "train" in sets else sets.pop("train_board")
+    for extra in ("train_board", "train_hard"):
+        if extra in sets:
+            train_set = CropSet.concat([train_set, sets.pop(extra)])
+    return train_set, sets
+
+
+def _draw_scenes(
+    synth: Path, synth_n: int, synth_val: int, seed: int, world, side_pips, shades, out: Path
+) -> None:
+    """Render the reader's scenes into `synth` unless they are there as asked."""
     from scanner.synth.dataset import renderer_of, write_dataset
     from scanner.synth.scene import RENDERER, photo_config
 
-    synth = out / "synth"
     new_renderer = renderer_of(synth) != RENDERER
     config = photo_config(world=world, side_pips=side_pips, shades=shades)
     drawn = _drawn(synth) != _scenes(config, synth_n, synth_val)
@@ -80,11 +133,13 @@ def prepare(
     if not (synth / "data.yaml").exists():
         write_dataset(synth, synth_n, seed, synth_val, config)
         (synth / "scenes.json").write_text(json.dumps(_scenes(config, synth_n, synth_val)))
-    for cached in out.glob("crops_*.npz"):
-        with np.load(cached) as z:
-            stale = z["light"].shape[1] != N_LIGHT
-        if stale:  # cut for a reader that took other light numbers (scanner.vision.face)
-            cached.unlink()
+
+
+def _scene_sets(
+    out: Path, detector, seed: int, real_dir: Path | None, synth_copies: int, real_copies: int
+) -> dict[str, CropSet]:
+    """The rendered scenes' and the real photos' crop sets (`prepare`), each cut once."""
+    synth = out / "synth"
     fit, held = real_split(real_dir) if real_dir is not None else ([], [])
     sets: dict[str, CropSet] = {}
     for name, split, real, copies, jitter in (
@@ -125,39 +180,7 @@ def prepare(
                 continue
             CropSet.concat(parts).save(path)
         sets[name] = CropSet.load(path)
-    # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
-    boards_now = {"sheen": board_sheen, "shades": shades}
-    if _boards_drawn(out) != boards_now:  # cut under another lamp or shades: cut again
-        for name in ("train_board", "val_board"):
-            (out / f"crops_{name}.npz").unlink(missing_ok=True)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "boards.json").write_text(json.dumps(boards_now))
-    for name, n, board_seed, cuts, jitter in (
-        ("train_board", boards, seed + 100, board_copies, True),
-        ("val_board", board_val, seed + 200, 1, False),
-    ):
-        path = out / f"crops_{name}.npz"
-        if n and not path.exists():
-            board_crops(
-                n,
-                board_seed,
-                detector_at_board_scale(detector),
-                cuts,
-                jitter,
-                board_sheen,
-                shades,
-            ).save(path)
-        if path.exists():
-            sets[name] = CropSet.load(path)
-    if hard_n:
-        sets["train_hard"] = hard_negatives(
-            out / "hard", out / "crops_train_hard.npz", hard_n, seed + 300, detector, synth_copies
-        )
-    train_set = sets.pop("train")
-    for extra in ("train_board", "train_hard"):
-        if extra in sets:
-            train_set = CropSet.concat([train_set, sets.pop(extra)])
-    return train_set, sets
+    return sets
 
 
 def hard_negatives(out: Path, cached: Path, n: int, seed: int, detector, copies: int) -> CropSet:
@@ -217,12 +240,12 @@ def _drawn(synth: Path) -> dict:
 
 def _boards_drawn(out: Path) -> dict:
     """How the board frames on disk were drawn (frames cut before this was written had no
-    sheen, and renderer 5's shades)."""
+    sheen, no glare, and renderer 5's shades)."""
     try:
         drawn = json.loads((out / "boards.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         drawn = {"sheen": 0.0}
-    return {"shades": "game", **drawn}
+    return {"shades": "game", "glare": 0.0, **drawn}
 
 
 def _counts(synth: Path) -> tuple[int, int]:

@@ -105,8 +105,12 @@ def train(
     seed: int = 0,
     threads: int | None = None,
     log=print,
+    init: Path | None = None,
 ) -> Path:
     """Train (or resume runs/face/NAME/last.pt) and return the best checkpoint's path.
+
+    `init`: start from that reader's weights (a `face.pt`) instead of at random: the reader for
+    the board alone is the shipped reader taught the board's harder light, not a new one.
 
     The best epoch is chosen on the validation sets' mean die, value and colour accuracy (never
     on a test split).
@@ -120,6 +124,8 @@ def train(
     run.mkdir(parents=True, exist_ok=True)
     # channels-last convolutions train ~1.6x faster on this CPU (measured).
     model = build_model().to(memory_format=torch.channels_last)
+    if init is not None:
+        model.load_state_dict(torch.load(init, weights_only=False)["model"])
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(train_set) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
