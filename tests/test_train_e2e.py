@@ -106,19 +106,25 @@ def test_a_board_reader_learns_from_board_frames_alone_and_starts_from_a_reader(
     tmp_path, monkeypatch
 ):
     """`alea train --stage face --face-n 0 --face-init R`: board frames only (half of them under
-    a wide lamp's glare when asked), and the weights start as R's, not at random."""
+    a wide lamp's glare, dice of no player's colour among the players' when asked), and the
+    weights start as R's, not at random."""
     pytest.importorskip("torch")
     import torch
 
     from scanner.training import face_sets, face_train
+    from scanner.vision.face import COLOR_CLASSES
 
     monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
     out = tmp_path / "boards"
-    train, val = face_sets.prepare(out, None, synth_n=0, boards=2, board_val=1, board_glare=0.8)
+    train, val = face_sets.prepare(
+        out, None, synth_n=0, boards=2, board_val=1, board_glare=0.8, board_others=3
+    )
     assert set(val) == {"val_board"} and not (out / "synth").exists()
     pos = train.die == 1
     assert pos.sum() > 0 and (train.color[pos] >= 0).all()  # every board die has its colour
-    assert json.loads((out / "boards.json").read_text())["glare"] == 0.8
+    assert (train.color[pos] == COLOR_CLASSES.index("other")).any()
+    drawn = json.loads((out / "boards.json").read_text())
+    assert drawn["glare"] == 0.8 and drawn["others"] == 3
     first = face_train.train(train, val, "first", epochs=1, batch=64)
     # Nothing learnt (a learning rate of ~0): the run ends where it began, at `first`'s weights.
     again = face_train.train(train, val, "again", epochs=1, batch=64, lr=1e-12, init=first)

@@ -110,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         "face_val": 0,
         "face_boards": 0,
         "face_board_val": 1,
+        "face_board_others": 0,
         "face_epochs": 1,
         "face_hard_n": 0,
         "board_n": 1,
@@ -152,6 +153,12 @@ def run(args: argparse.Namespace) -> int:
     if args.face_init and not Path(args.face_init).is_file():
         raise InputError(
             "train.bad-option", f"--face-init: no file {args.face_init}", "$.face_init"
+        )
+    if not 0 <= args.face_board_max_tilt <= 45:
+        raise InputError(
+            "train.bad-option",
+            "--face-board-max-tilt must be 0..45 degrees",
+            "$.face_board_max_tilt",
         )
     if not args.face_lr > 0:
         raise InputError("train.bad-option", "--face-lr must be above 0", "$.face_lr")
@@ -284,6 +291,8 @@ def run(args: argparse.Namespace) -> int:
             boards=args.face_boards,
             board_val=args.face_board_val,
             board_glare=args.face_board_glare,
+            board_max_tilt=args.face_board_max_tilt,
+            board_others=args.face_board_others,
         )
         best = face_train.train(
             train_set,

@@ -209,6 +209,8 @@ def board_crops(
     sheen: float = 0.0,
     shades: str = "game",
     glare: float = 0.0,
+    max_tilt: float = 20.0,
+    others: int = 0,
 ) -> CropSet:
     """Crops from the rectified board as `alea scan` sees it: whole-table frames of mid-game
     states under random cameras and light (scanner.synth.table), located by their markers and
@@ -220,7 +222,11 @@ def board_crops(
     under a real lamp; 0 draws the frames of before, number for number. With `glare`, half the
     frames mirror a lamp wider than a die across whole top faces (render_table's `glare`), up
     to a random share of it: the pale glossy faces the Blender tables showed (model card).
-    `shades` names the dice's ranges (scanner.synth.dice.SHADE_CHOICES)."""
+    `shades` names the dice's ranges (scanner.synth.dice.SHADE_CHOICES); `max_tilt` how far the
+    cameras may lean, in degrees (the table renderer's own default is 20). With `others`, each
+    frame holds up to that many dice of no player's colour anywhere on the sheet (`other_dice`),
+    labelled `other`: without them a reader taught on boards alone forgets that class."""
+    from scanner.synth.arrange import lay_out
     from scanner.synth.table import mid_game_states, random_dice, render_table
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout
@@ -231,14 +237,60 @@ def board_crops(
     states = mid_game_states(seed, layout)
     for n in tqdm(range(boards), desc="board crops", disable=None):
         dice = random_dice(rng, shades=shades)
+        state = next(states)
+        if others:
+            dice = other_dice(rng, dice, lay_out(state, layout, (seed, n)), layout, others)
         lamp = float(sheen * rng.uniform(0, 1)) if sheen else 0.0
         wide = float(glare * rng.uniform(0, 1)) if glare and rng.uniform() < 0.5 else 0.0
-        frame = render_table(next(states), (seed, n), layout, dice=dice, sheen=lamp, glare=wide)
+        frame = render_table(
+            state, (seed, n), layout, dice=dice, sheen=lamp, glare=wide, max_tilt=max_tilt
+        )
         cal = calibrate(frame.image, layout)
         board = cal.rectify(frame.image)
         truth = frame.boxes(lambda p, cal=cal: cal.board_to_rectified(cal.image_to_board(p)))
         values = np.array([d.value for d in frame.dice])
-        colors = [COLOR_CLASSES.index(d.player) for d in frame.dice]
+        colors = [COLOR_CLASSES.index(_class(d.player)) for d in frame.dice]
         found = detector.propose(board) if detector is not None else np.zeros((0, 4))
         parts.append(crops_from_image(board, truth, values, colors, found, rng, copies, jitter))
     return CropSet.concat(parts)
+
+
+def _class(name: str) -> str:
+    """A drawn die's colour class: its player colour, or `other`."""
+    return name if name in COLOR_CLASSES else "other"
+
+
+def other_dice(rng: np.random.Generator, dice, laid: list, layout, most: int):
+    """`dice` (a DiceSet) with 0 to `most` loose dice of no player's colour, each at a random
+    point of the sheet at least a die and a quarter from every die in `laid` and from the
+    others, and clear of the markers (the board must still be found)."""
+    from dataclasses import replace
+
+    from scanner.synth.arrange import TrueDie
+    from scanner.synth.dice import OTHER_COLORS, other_colors
+
+    names = other_colors("wide")  # no lime: a player may call a lime die green
+    taken = [(d.x, d.y) for d in laid]
+    gap = layout.die_size * 1.25
+    loose, bodies, pips = [], dict(dice.bodies), dict(dice.pips)
+    for _ in range(int(rng.integers(most + 1))):
+        x = rng.uniform(gap, layout.width - gap, 40)
+        y = rng.uniform(gap, layout.height - gap, 40)
+        ok = np.ones(40, bool)
+        for mx, my, side in layout.markers.values():
+            ok &= (abs(x - mx) > side / 2 + gap) | (abs(y - my) > side / 2 + gap)
+        for tx, ty in taken:
+            ok &= np.hypot(x - tx, y - ty) > gap
+        if not ok.any():
+            continue
+        k = int(np.argmax(ok))
+        name = str(rng.choice(names))
+        yaw = float(rng.uniform(0, 2 * np.pi))
+        loose.append(TrueDie(name, int(rng.integers(1, 7)), "loose", float(x[k]), float(y[k]), yaw))
+        taken.append((float(x[k]), float(y[k])))
+        bodies[name] = OTHER_COLORS[name]
+        pips[name] = (_PIP_WHITE, _PIP_BLACK)[int(rng.integers(2))]
+    return replace(dice, bodies=bodies, pips=pips, loose=tuple(loose))
+
+
+_PIP_WHITE, _PIP_BLACK = (0.95, 0.95, 0.93), (0.05, 0.05, 0.06)

@@ -50,6 +50,8 @@ def prepare(
     board_sheen: float = 0.0,
     shades: str = "game",
     board_glare: float = 0.0,
+    board_max_tilt: float = 20.0,
+    board_others: int = 0,
 ) -> tuple[CropSet, dict[str, CropSet]]:
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
 
@@ -59,10 +61,11 @@ def prepare(
     (`SceneConfig.world`, its dice with pips on their sides with `side_pips`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
     (face_data.board_crops), and `board_glare` a wide lamp's glare over half the frames' top
-    faces. `shades` names the ranges every game colour is drawn in, scenes and board frames
-    alike (scanner.synth.dice.SHADE_CHOICES). With `synth_n` 0 only board frames are drawn:
-    the data of a reader for the board alone, fine-tuned from another (`face_train.train`'s
-    `init`).
+    faces; `board_max_tilt` lets their cameras lean that far, and `board_others` lays up to
+    that many dice of no player's colour on each. `shades` names the ranges every
+    game colour is drawn in, scenes and board frames alike (scanner.synth.dice.SHADE_CHOICES).
+    With `synth_n` 0 only board frames are drawn: the data of a reader for the board alone,
+    fine-tuned from another (`face_train.train`'s `init`).
     """
     if synth_n:
         _draw_scenes(out / "synth", synth_n, synth_val, seed, world, side_pips, shades, out)
@@ -76,6 +79,7 @@ def prepare(
         sets = _scene_sets(out, detector, seed, real_dir, synth_copies, real_copies)
     # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
     boards_now = {"sheen": board_sheen, "shades": shades, "glare": board_glare}
+    boards_now |= {"max_tilt": board_max_tilt, "others": board_others}
     if _boards_drawn(out) != boards_now:  # cut under another lamp or shades: cut again
         for name in ("train_board", "val_board"):
             (out / f"crops_{name}.npz").unlink(missing_ok=True)
@@ -96,6 +100,8 @@ def prepare(
                 board_sheen,
                 shades,
                 board_glare,
+                board_max_tilt,
+                board_others,
             ).save(path)
         if path.exists():
             sets[name] = CropSet.load(path)
@@ -240,12 +246,13 @@ def _drawn(synth: Path) -> dict:
 
 def _boards_drawn(out: Path) -> dict:
     """How the board frames on disk were drawn (frames cut before this was written had no
-    sheen, no glare, and renderer 5's shades)."""
+    sheen, no glare, the table renderer's lean, no dice of other colours, and renderer 5's
+    shades)."""
     try:
         drawn = json.loads((out / "boards.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         drawn = {"sheen": 0.0}
-    return {"shades": "game", "glare": 0.0, **drawn}
+    return {"shades": "game", "glare": 0.0, "max_tilt": 20.0, "others": 0, **drawn}
 
 
 def _counts(synth: Path) -> tuple[int, int]:
