@@ -232,11 +232,12 @@ def random_dice(rng: np.random.Generator, beyond: float = 0.0, shades: str = "ga
         c: tuple(np.clip(shade(c, _along(rng, beyond), shade_set(rng, shades)), 0, 1).tolist())
         for c in GAME_COLORS
     }
-    pips = {c: (_WHITE, _BLACK)[int(rng.integers(2))] for c in GAME_COLORS}
+    pips = {c: PIPS[int(rng.integers(2))] for c in GAME_COLORS}
     return DiceSet(bodies, pips)  # type: ignore[arg-type]
 
 
-_WHITE, _BLACK = (0.95, 0.95, 0.93), (0.05, 0.05, 0.06)
+# The two pip colours a set is drawn with: white or black.
+PIPS = ((0.95, 0.95, 0.93), (0.05, 0.05, 0.06))
 
 
 def _along(rng: np.random.Generator, beyond: float) -> float:

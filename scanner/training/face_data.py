@@ -268,6 +268,7 @@ def other_dice(rng: np.random.Generator, dice, laid: list, layout, most: int):
 
     from scanner.synth.arrange import TrueDie
     from scanner.synth.dice import OTHER_COLORS, other_colors
+    from scanner.synth.table import PIPS
 
     names = other_colors("wide")  # no lime: a player may call a lime die green
     taken = [(d.x, d.y) for d in laid]
@@ -289,8 +290,5 @@ def other_dice(rng: np.random.Generator, dice, laid: list, layout, most: int):
         loose.append(TrueDie(name, int(rng.integers(1, 7)), "loose", float(x[k]), float(y[k]), yaw))
         taken.append((float(x[k]), float(y[k])))
         bodies[name] = OTHER_COLORS[name]
-        pips[name] = (_PIP_WHITE, _PIP_BLACK)[int(rng.integers(2))]
+        pips[name] = PIPS[int(rng.integers(2))]
     return replace(dice, bodies=bodies, pips=pips, loose=tuple(loose))
-
-
-_PIP_WHITE, _PIP_BLACK = (0.95, 0.95, 0.93), (0.05, 0.05, 0.06)
