@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from scanner.synth.table import MAX_TILT_DEG
 from scanner.vision.boxes import iou_matrix
 from scanner.vision.evaluate import read_truth
 from scanner.vision.face import COLOR_CLASSES, CROP, crop_transform, face_crops, scene_light
@@ -209,7 +210,7 @@ def board_crops(
     sheen: float = 0.0,
     shades: str = "game",
     glare: float = 0.0,
-    max_tilt: float = 20.0,
+    max_tilt: float = MAX_TILT_DEG,
     others: int = 0,
 ) -> CropSet:
     """Crops from the rectified board as `alea scan` sees it: whole-table frames of mid-game
@@ -223,7 +224,7 @@ def board_crops(
     frames mirror a lamp wider than a die across whole top faces (render_table's `glare`), up
     to a random share of it: the pale glossy faces the Blender tables showed (model card).
     `shades` names the dice's ranges (scanner.synth.dice.SHADE_CHOICES); `max_tilt` how far the
-    cameras may lean, in degrees (the table renderer's own default is 20). With `others`, each
+    cameras may lean, in degrees. With `others`, each
     frame holds up to that many dice of no player's colour anywhere on the sheet (`other_dice`),
     labelled `other`: without them a reader taught on boards alone forgets that class."""
     from scanner.synth.arrange import lay_out

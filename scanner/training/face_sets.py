@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scanner.synth.table import MAX_TILT_DEG
 from scanner.training.face_data import CropSet, board_crops, collect
 from scanner.vision.evaluate import images_in
 from scanner.vision.face import N_LIGHT
@@ -50,7 +51,7 @@ def prepare(
     board_sheen: float = 0.0,
     shades: str = "game",
     board_glare: float = 0.0,
-    board_max_tilt: float = 20.0,
+    board_max_tilt: float = MAX_TILT_DEG,
     board_others: int = 0,
 ) -> tuple[CropSet, dict[str, CropSet]]:
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
@@ -252,7 +253,7 @@ def _boards_drawn(out: Path) -> dict:
         drawn = json.loads((out / "boards.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         drawn = {"sheen": 0.0}
-    return {"shades": "game", "glare": 0.0, "max_tilt": 20.0, "others": 0, **drawn}
+    return {"shades": "game", "glare": 0.0, "max_tilt": MAX_TILT_DEG, "others": 0, **drawn}
 
 
 def _counts(synth: Path) -> tuple[int, int]:
