@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         "synth_val": 1,
         "real_per_photo": 0,
         "face_n": 0,
-        "face_val": 0,
+        "face_val": 1,
         "face_boards": 0,
         "face_board_val": 1,
         "face_board_others": 0,
