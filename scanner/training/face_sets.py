@@ -68,8 +68,6 @@ def prepare(
     With `synth_n` 0 only board frames are drawn: the data of a reader for the board alone,
     fine-tuned from another (`face_train.train`'s `init`).
     """
-    if synth_n:
-        _draw_scenes(out / "synth", synth_n, synth_val, seed, world, side_pips, shades, out)
     for cached in out.glob("crops_*.npz"):
         with np.load(cached) as z:
             stale = z["light"].shape[1] != N_LIGHT
@@ -77,10 +75,16 @@ def prepare(
             cached.unlink()
     sets: dict[str, CropSet] = {}
     if synth_n:
+        _draw_scenes(out, synth_n, synth_val, seed, world, side_pips, shades)
         sets = _scene_sets(out, detector, seed, real_dir, synth_copies, real_copies)
     # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
-    boards_now = {"sheen": board_sheen, "shades": shades, "glare": board_glare}
-    boards_now |= {"max_tilt": board_max_tilt, "others": board_others}
+    boards_now = {
+        "sheen": board_sheen,
+        "shades": shades,
+        "glare": board_glare,
+        "max_tilt": board_max_tilt,
+        "others": board_others,
+    }
     if _boards_drawn(out) != boards_now:  # cut under another lamp or shades: cut again
         for name in ("train_board", "val_board"):
             (out / f"crops_{name}.npz").unlink(missing_ok=True)
@@ -98,11 +102,11 @@ def prepare(
                 detector_at_board_scale(detector),
                 cuts,
                 jitter,
-                board_sheen,
-                shades,
-                board_glare,
-                board_max_tilt,
-                board_others,
+                sheen=board_sheen,
+                shades=shades,
+                glare=board_glare,
+                max_tilt=board_max_tilt,
+                others=board_others,
             ).save(path)
         if path.exists():
             sets[name] = CropSet.load(path)
@@ -118,12 +122,13 @@ def prepare(
 
 
 def _draw_scenes(
-    synth: Path, synth_n: int, synth_val: int, seed: int, world, side_pips, shades, out: Path
+    out: Path, synth_n: int, synth_val: int, seed: int, world, side_pips, shades
 ) -> None:
-    """Render the reader's scenes into `synth` unless they are there as asked."""
+    """Render the reader's scenes into `out`/synth unless they are there as asked."""
     from scanner.synth.dataset import renderer_of, write_dataset
     from scanner.synth.scene import RENDERER, photo_config
 
+    synth = out / "synth"
     new_renderer = renderer_of(synth) != RENDERER
     config = photo_config(world=world, side_pips=side_pips, shades=shades)
     drawn = _drawn(synth) != _scenes(config, synth_n, synth_val)
