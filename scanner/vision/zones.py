@@ -8,9 +8,17 @@ the evaluation's matching of dice to the truth use it without any state being bu
 
 from __future__ import annotations
 
+import numpy as np
+
 from scanner.rules.components import forum_columns
 from scanner.vision.dice import Dice
 from scanner.vision.layout import Layout
+
+# Two dice cannot lie closer than a die's width, centre to centre. A leaning camera sees a
+# tall die's top face and its whole body, and the detector now and then boxes both: two
+# boxes whose centres fall well inside one die. Located closer than this share of a die,
+# they are one die, kept once (chosen on validation tables: model card, "One die, two boxes").
+SEEN_TWICE = 0.75
 
 
 def undo_parallax(
@@ -29,6 +37,20 @@ def undo_parallax(
     return cx + (point[0] - cx) * k, cy + (point[1] - cy) * k
 
 
+def seen_once(centres: np.ndarray, confidence: np.ndarray, reach: float) -> np.ndarray:
+    """Indices (ascending) of the dice to keep when every die closer than `reach` (mm) to a
+    more confident one is that die seen twice; ties go to the first.
+
+    >>> seen_once(np.array([[0.0, 0], [7, 0], [20, 0]]), np.array([0.6, 0.9, 0.5]), 12.0)
+    array([1, 2])
+    """
+    near = np.linalg.norm(centres[:, None] - centres[None], axis=2) < reach
+    kept = np.zeros(len(centres), bool)
+    for i in np.argsort(-np.asarray(confidence), kind="stable"):
+        kept[i] = not (near[i] & kept).any()
+    return np.flatnonzero(kept)
+
+
 def locate(
     dice: Dice,
     layout: Layout,
@@ -43,6 +65,8 @@ def locate(
     pushed outwards, so the box centre is taken as a point `layout.parallax_height` (half a
     die) above the board.
     The tolerance band covers what remains (and everything, without a camera position).
+    A die located within `SEEN_TWICE` of a die's width of a more confident one is that die
+    boxed twice and is left out.
 
     With `players` known, only the first players + 2 Forum pedestals are laid out; a die on a
     pedestal beyond them lies where no Forum piece is and gets building None and a warning."""
@@ -52,12 +76,13 @@ def locate(
     buildings: list[str | None] = []
     pedestals: list[int | None] = []
     warnings = []
-    for i, (x, y) in enumerate(centres.tolist()):
-        centre = (x, y)
-        if camera is not None and layout.parallax_height > 0:
-            centre = undo_parallax(centre, camera, layout.parallax_height)
-            centres[i] = centre
-        hit = layout.zone_at(centre)
+    if camera is not None and layout.parallax_height > 0:
+        for i, (x, y) in enumerate(centres.tolist()):
+            centres[i] = undo_parallax((x, y), camera, layout.parallax_height)
+    keep = seen_once(centres, dice.confidence, SEEN_TWICE * layout.die_size)
+    dice, centres = dice.take(keep), centres[keep]
+    for centre in centres.tolist():
+        hit = layout.zone_at(tuple(centre))
         building, pedestal = hit if hit is not None else (None, None)
         if pedestal is not None and players is not None and pedestal >= forum_columns(players):
             warnings.append(
