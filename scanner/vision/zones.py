@@ -1,5 +1,5 @@
 """Where each die lies: its box on the rectified board → its centre in board millimetres, the
-building whose zone holds it and, in the Forum, its pedestal.
+building whose zone holds it and, in the Forum, its pedestal; and which two boxes are one die.
 
 Kept apart from the board reading (`scanner.vision.board`) because it is geometry, not rules:
 the camera's parallax and the layout's tolerance band decide it, and the web page's boxes and
