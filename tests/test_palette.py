@@ -368,21 +368,17 @@ def test_reference_taken_at_the_table_then_dice_read_by_it(seed, detect):
         assert die.color == colour, truth
 
 
-def test_under_a_lamps_glare_the_reference_flow_names_every_die(detect, monkeypatch):
-    """The flow end to end under a wide lamp's glare on both frames (seed 9124, found by trying
-    seeds): as shipped, the palette takes off the white each face holds over its rim and names
-    every die; compared as seen (`GLARE_REACH` 0, as before session 30) several are lost."""
-    ref, game = frames(9124, glare=0.4)
-    cal = calibrate(ref.image, LAY)
-
-    def read():
+def test_under_a_lamps_glare_the_reference_flow_names_every_die(detect):
+    """The flow end to end under a wide lamp's glare on both frames (seeds where the reader
+    before session 32, which never saw a glared face, lost several dice unless the palette took
+    off the white each face holds over its rim): every die found and named. The palette's
+    allowance itself is pinned on colours above; the reader now reads glared faces too."""
+    for seed in (9124, 9129):
+        ref, game = frames(seed, glare=0.4)
+        cal = calibrate(ref.image, LAY)
         palette, _ = learn_colors(cal.rectify(ref.image), cal, detect)
-        return scan_image(game.image, replace(cal, palette=palette), detect)
-
-    shipped = read()
-    assert len(shipped.dice) == len(game.dice) and wrong_colours(shipped, game) == 0
-    monkeypatch.setattr(P, "GLARE_REACH", 0.0)
-    assert wrong_colours(read(), game) >= 3
+        seen = scan_image(game.image, replace(cal, palette=palette), detect)
+        assert len(seen.dice) == len(game.dice) and wrong_colours(seen, game) == 0
 
 
 def test_a_colour_the_palette_never_took_is_the_readers(detect, monkeypatch):
