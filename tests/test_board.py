@@ -12,6 +12,7 @@ from scanner.rules.state import BoardState
 from scanner.vision.board import read_board
 from scanner.vision.dice import Dice
 from scanner.vision.layout import default_layout
+from scanner.vision.zones import SEEN_TWICE
 
 LAY = default_layout()
 FOUR = ["grey", "brown", "blue", "green"]
@@ -293,10 +294,12 @@ def test_any_detections_give_a_valid_state():
         # Every die is kept but those boxed twice (closer than any two dice can lie).
         c = np.asarray(r.dice.data["center_mm"]).reshape(-1, 2)
         gaps = np.linalg.norm(c[:, None] - c[None], axis=2) + np.eye(len(c)) * 1e9
-        assert len(c) == 0 or gaps.min() >= 12
+        reach = SEEN_TWICE * LAY.die_size
+        assert len(c) == 0 or gaps.min() >= reach
         lost = n - len(r.dice)
         assert lost == 0 or lost <= sum(
-            np.hypot(a["bbox"][0] - b["bbox"][0], a["bbox"][1] - b["bbox"][1]) < 12 * LAY.px_per_mm
+            np.hypot(a["bbox"][0] - b["bbox"][0], a["bbox"][1] - b["bbox"][1])
+            < reach * LAY.px_per_mm
             for k, a in enumerate(dice)
             for b in dice[k + 1 :]
         )
