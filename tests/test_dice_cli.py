@@ -118,7 +118,8 @@ def test_finds_rendered_dice(photos):
 def test_dice_reads_close_ups_with_the_photo_detector(tmp_path):
     # `alea dice` opens models/photos.onnx, the detector that learnt the wider world's big
     # dice; the table's detector (models/dice.onnx) learnt dice of 26-56 px and finds none of
-    # these 120-160 px dice.
+    # these 120-160 px dice (since session 32 the reader lets some of their pips through, as
+    # dice of no colour at a low confidence: model card, "The reader face_b4").
     scene = render_scene(
         32, SceneConfig(width=640, height=480, min_dice=3, max_dice=3, die_px=(120.0, 160.0))
     )
@@ -128,6 +129,8 @@ def test_dice_reads_close_ups_with_the_photo_detector(tmp_path):
         extra = ("--model", model) if model else ()
         r = alea(str(tmp_path / "close.jpg"), *extra)
         assert r.returncode == 0, r.stderr
-        found[model] = sorted(d["value"] for d in json.loads(r.stdout)["images"][0]["dice"])
-    assert found[None] == sorted(d.value for d in scene.dice)
-    assert len(found["models/dice.onnx"]) < 3
+        found[model] = json.loads(r.stdout)["images"][0]["dice"]
+    assert sorted(d["value"] for d in found[None]) == sorted(d.value for d in scene.dice)
+    sides = [max(x1 - x0, y1 - y0) for x0, y0, x1, y1 in (d["bbox"] for d in found[None])]
+    table = [d["bbox"] for d in found["models/dice.onnx"]]
+    assert all(max(x1 - x0, y1 - y0) < min(sides) / 3 for x0, y0, x1, y1 in table)
