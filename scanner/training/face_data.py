@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from scanner.synth.table import MAX_TILT_DEG
+from scanner.synth.table import MAX_TILT_DEG, PIPS, mid_game_states, random_dice, render_table
 from scanner.vision.boxes import iou_matrix
 from scanner.vision.evaluate import read_truth
 from scanner.vision.face import COLOR_CLASSES, CROP, crop_transform, face_crops, scene_light
@@ -228,7 +228,6 @@ def board_crops(
     frame holds up to that many dice of no player's colour anywhere on the sheet (`other_dice`),
     labelled `other`: without them a reader taught on boards alone forgets that class."""
     from scanner.synth.arrange import lay_out
-    from scanner.synth.table import mid_game_states, random_dice, render_table
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout
 
@@ -269,7 +268,6 @@ def other_dice(rng: np.random.Generator, dice, laid: list, layout, most: int):
 
     from scanner.synth.arrange import TrueDie
     from scanner.synth.dice import OTHER_COLORS, other_colors
-    from scanner.synth.table import PIPS
 
     names = other_colors("wide")  # no lime: a player may call a lime die green
     taken = [(d.x, d.y) for d in laid]
