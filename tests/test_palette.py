@@ -368,17 +368,24 @@ def test_reference_taken_at_the_table_then_dice_read_by_it(seed, detect):
         assert die.color == colour, truth
 
 
-def test_under_a_lamps_glare_the_reference_flow_names_every_die(detect):
-    """The flow end to end under a wide lamp's glare on both frames (seeds where the reader
-    before session 32, which never saw a glared face, lost several dice unless the palette took
-    off the white each face holds over its rim): every die found and named. The palette's
-    allowance itself is pinned on colours above; the reader now reads glared faces too."""
-    for seed in (9124, 9129):
-        ref, game = frames(seed, glare=0.4)
-        cal = calibrate(ref.image, LAY)
+@pytest.mark.parametrize("seed", [9124, 9129])
+def test_under_a_lamps_glare_the_reference_flow_names_every_die(seed, detect, monkeypatch):
+    """The flow end to end under a wide lamp's glare on both frames: every die found and named.
+    On seed 9124 the reader before session 32, which never saw a glared face, lost 5 dice
+    unless the palette took off the white each face holds over its rim; on 9129 it lost 2
+    even so. The reader now reads glared faces too, and compared as seen (`GLARE_REACH` 0,
+    as before session 30) the flow still loses a die on each."""
+    ref, game = frames(seed, glare=0.4)
+    cal = calibrate(ref.image, LAY)
+
+    def read():
         palette, _ = learn_colors(cal.rectify(ref.image), cal, detect)
-        seen = scan_image(game.image, replace(cal, palette=palette), detect)
-        assert len(seen.dice) == len(game.dice) and wrong_colours(seen, game) == 0
+        return scan_image(game.image, replace(cal, palette=palette), detect)
+
+    seen = read()
+    assert len(seen.dice) == len(game.dice) and wrong_colours(seen, game) == 0
+    monkeypatch.setattr(P, "GLARE_REACH", 0.0)
+    assert wrong_colours(read(), game) >= 1
 
 
 def test_a_colour_the_palette_never_took_is_the_readers(detect, monkeypatch):
