@@ -68,6 +68,15 @@ AGREE_REACH = 1.5
 # die of no player's colour beside a pale reference. 1 names by the palette alone, as before
 # session 29. Chosen on validation (model card, "Mixed sets").
 DISAGREE_REACH = 0.5
+# A die the reader names another player's colour than its nearest reference's is named the
+# reader's colour when it lies within this many times that colour's limit, and otherwise by its
+# nearest reference only within `DISAGREE_REACH`: a lamp's glare pales grey, brown and blue dice
+# toward one another (benchmarks/colour_source.py --glare), so the nearest of two references the
+# die lies within is not always its own, while the reader, which looks at the whole face, tells
+# them apart. A die the reader names a colour the palette never took is not the palette's to name
+# (`scan.READER_FOR_UNTAKEN` keeps the reader's colour). 0 lets the nearest reference decide, as
+# before session 33. Chosen on validation (model card, "Two readings that disagree").
+READER_CHOOSES = 1.5
 # A glossy top face mirrors a lamp wider than the die edge to edge when it lies where the lamp's
 # mirror image is seen: the whole face gains the lamp's white, the matte paper does not, and
 # dividing by the paper's white leaves it paler than its reference (or the reference paler than
@@ -484,10 +493,21 @@ class Palette:
         out: list[str | None] = []
         for i, row in enumerate(d):
             k = int(row.argmin())
+            said = None if reader is None else reader[i]
             reach = 1.0
-            if reader is not None and reader[i] == names[k]:
+            if reader is None:
+                pass
+            elif said == names[k]:
                 reach = AGREE_REACH
-            elif reader is not None and reader[i] is None:
+            elif said is None:
+                reach = DISAGREE_REACH
+            elif READER_CHOOSES:
+                if said not in self.colors:
+                    out.append(None)
+                    continue
+                if row[names.index(said)] <= READER_CHOOSES * self.limit(said):
+                    out.append(said)
+                    continue
                 reach = DISAGREE_REACH
             out.append(names[k] if row[k] <= reach * self.limit(names[k]) else None)
         return out
