@@ -123,7 +123,8 @@ def _share(part: int, whole: int) -> float | None:
     return round(100 * part / whole, 2) if whole else None
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The variant's options (`colour_suite.py` reads the same)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--seed", type=int, default=7000)
@@ -148,11 +149,64 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--list-wrong", metavar="ROW", help="print each die ROW names wrong (stderr)")
     ap.add_argument("--rows", nargs="+", metavar="ROW", help="read only these rows (default: all)")
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = parser()
     args = ap.parse_args(argv)
     for row in ([args.list_wrong] if args.list_wrong else []) + (args.rows or []):
         if row not in ROWS:
             ap.error(f"no row {row!r}; the rows: {'; '.join(ROWS)}")
+    counts = measure(args)
+    rows = args.rows or list(ROWS)
+    table = []
+    for name in rows:
+        d, f = counts[(name, "dice")], counts[(name, "frames")]
+        table.append(
+            {
+                "colour from": name,
+                "dice": d,
+                "color_acc": _share(counts[(name, "ok")], d),
+                "others": counts[(name, "others")],
+                "others_none": _share(counts[(name, "others none")], counts[(name, "others")]),
+                "frames_all_right": _share(counts[(name, "frames ok")], f),
+                "players_none": _share(counts[(name, "players none")], d),
+                **wrong_dice(counts, name),
+            }
+        )
+    head = {"frames": args.frames, "seed": args.seed, "lamps": args.lamps}
+    head |= {"max_tilt": args.max_tilt, "others": args.others, "drop": args.drop_reference}
+    head |= {"sheen": args.sheen, "beyond": args.beyond, "mixed": args.mixed, "glare": args.glare}
+    print(json.dumps({**head, "no_board": counts["no board"]}))
+    print(
+        "| colour from | dice | colour right | other dice | named unknown | frames all right "
+        "| players' dice unknown | wrong dice | false flags |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in table:
+        print(
+            f"| {r['colour from']} | {r['dice']} | {r['color_acc']} | {r['others']} "
+            f"| {r['others_none']} | {r['frames_all_right']} | {r['players_none']} "
+            f"| {r['wrong']} | {r['false flags']} |"
+        )
+    return 0
 
+
+def wrong_dice(counts: Counter, row: str) -> dict[str, int]:
+    """The dice `row` names wrong, and of them its false flags: a player's die named another
+    player's colour, or a die of no player's colour named a player's (an unknown player's die
+    is a question for the players, not a flag)."""
+    players_wrong = counts[(row, "dice")] - counts[(row, "ok")]
+    others_named = counts[(row, "others")] - counts[(row, "others none")]
+    return {
+        "wrong": players_wrong + others_named,
+        "false flags": players_wrong - counts[(row, "players none")] + others_named,
+    }
+
+
+def measure(args: argparse.Namespace) -> Counter:
+    """Every row's counts over the variant's frames, keyed (row, what)."""
     from scanner.vision.detect import DEFAULT_MODEL, DiceDetector
 
     detector = DiceDetector(DEFAULT_MODEL, imgsz=0, reader=args.face or True, board=True).detect
@@ -246,39 +300,7 @@ def main(argv=None) -> int:
             counts[(name, "frames")] += 1
         for key, value in SHIPPED.items():
             setattr(SWITCHES[key], key, value)
-    table = []
-    for name in rows:
-        d, f = counts[(name, "dice")], counts[(name, "frames")]
-        table.append(
-            {
-                "colour from": name,
-                "dice": d,
-                "color_acc": round(100 * counts[(name, "ok")] / d, 2) if d else None,
-                "others": counts[(name, "others")],
-                "others_none": round(
-                    100 * counts[(name, "others none")] / counts[(name, "others")], 2
-                )
-                if counts[(name, "others")]
-                else None,
-                "frames_all_right": round(100 * counts[(name, "frames ok")] / f, 2) if f else None,
-                "players_none": round(100 * counts[(name, "players none")] / d, 2) if d else None,
-            }
-        )
-    head = {"frames": args.frames, "seed": args.seed, "lamps": args.lamps}
-    head |= {"max_tilt": args.max_tilt, "others": args.others, "drop": args.drop_reference}
-    head |= {"sheen": args.sheen, "beyond": args.beyond, "mixed": args.mixed, "glare": args.glare}
-    print(json.dumps({**head, "no_board": counts["no board"]}))
-    print(
-        "| colour from | dice | colour right | other dice | named unknown | frames all right "
-        "| players' dice unknown |"
-    )
-    print("|---|---|---|---|---|---|---|")
-    for r in table:
-        print(
-            f"| {r['colour from']} | {r['dice']} | {r['color_acc']} | {r['others']} "
-            f"| {r['others_none']} | {r['frames_all_right']} | {r['players_none']} |"
-        )
-    return 0
+    return counts
 
 
 if __name__ == "__main__":
