@@ -1,6 +1,6 @@
 """The validation photo sets a photo detector is chosen on (never the test sets): our close-ups
 (seed 5500), usual rendered photos (seed 5600), the wider world's scenes (seed 5700; with pips
-on the dice's side faces, seed 5800) and the real
+on the dice's side faces, seed 5800), usual photos whose sixes are emblems (seed 5900) and the real
 validation photos (the last 20 of photos_a/train, which the detector's training holds out).
 
     python benchmarks/photo_validation.py [--out datasets/generated/val]
@@ -43,6 +43,8 @@ SETS = {
         5800,
         SceneConfig(width=640, height=480, min_dice=4, max_dice=40, world=1.0, side_pips=True),
     ),
+    # Usual photos whose dice all print an emblem on the six instead of pips (`dice.LOGOS`).
+    "logos": (100, 5900, photo_config(logo_sixes=1.0)),
 }
 
 

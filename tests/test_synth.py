@@ -17,12 +17,14 @@ from scanner.synth.dataset import write_dataset
 from scanner.synth.dice import (
     GAME_COLORS,
     GAME_PIP_CONTRAST,
+    LOGOS,
     OTHER_COLORS,
     PIP_CONTRAST,
     PIP_LAYOUTS,
     DieStyle,
     game_pip,
     luminance,
+    marks,
     random_style,
     render_die,
     side_values,
@@ -306,6 +308,25 @@ def test_swirled_pipless_cubes_are_drawn_only_when_asked():
     assert not np.array_equal(a.image, b.image)
     default, zero = render_scene((2, 6)), render_scene((2, 6), SceneConfig(blank_marble_share=0))
     assert np.array_equal(default.image, zero.image)
+
+
+def test_sixes_wear_an_emblem_only_when_asked():
+    """SceneConfig.logo_sixes (issue 19: a six printed as the maker's emblem read as 1 or 2): at
+    0 it takes no random number, so every set drawn before keeps its pixels; asked for, the
+    sixes change and nothing else, and each emblem's ink is one mark of its own, not the six
+    pips (no ink on the face's middle column between the pip rows, where a six has none)."""
+    default, zero = render_scene((2, 9)), render_scene((2, 9), SceneConfig(logo_sixes=0.0))
+    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
+    logos = render_scene((2, 9), SceneConfig(logo_sixes=1.0))
+    assert [d.value for d in logos.dice] == [d.value for d in default.dice]
+    assert 6 in [d.value for d in default.dice]
+    assert not np.array_equal(default.image, logos.image)
+    u, v = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
+    pips = marks(6, 0, u, v, 0.16) < 0
+    for k in range(1, len(LOGOS) + 1):
+        ink = marks(6, k, u, v, 0.16) < 0
+        assert 0.02 < ink.mean() < 0.4 and ink[:, 100].any()
+    assert pips.mean() > 0.02 and not pips[:, 100].any()  # a six's pips leave it bare
 
 
 def test_world_scenes_are_drawn_only_when_asked():

@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
             f"--face-shades must be one of {', '.join(SHADE_CHOICES)}",
             "$.face_shades",
         )
-    for share in ("world", "face_world"):
+    for share in ("world", "face_world", "logo_sixes", "face_logo_sixes"):
         if not 0 <= getattr(args, share) <= 1:
             option = "--" + share.replace("_", "-")
             raise InputError("train.bad-option", f"{option} must be a share 0..1", f"$.{share}")
@@ -198,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
             size=args.imgsz,
             world=args.world,
             side_pips=args.side_pips,
+            logo_sixes=args.logo_sixes,
         )
         best = train(
             data,
@@ -286,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
             hard_n=args.face_hard_n,
             world=args.face_world,
             side_pips=args.face_side_pips,
+            logo_sixes=args.face_logo_sixes,
             board_sheen=args.face_board_sheen,
             shades=args.face_shades,
             boards=args.face_boards,

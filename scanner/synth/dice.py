@@ -27,6 +27,46 @@ PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
     6: ((-_A, -_A), (-_A, 0.0), (-_A, _A), (_A, -_A), (_A, 0.0), (_A, _A)),
 }
 
+
+def _segments(u, v, points, width: float) -> np.ndarray:
+    """Distance (face units) to a polyline through `points`, less `width`: a printed stroke."""
+    d = np.full(np.shape(u), 9.0, dtype=np.float32)
+    for (x0, y0), (x1, y1) in zip(points[:-1], points[1:], strict=True):
+        ex, ey = x1 - x0, y1 - y0
+        t = np.clip(((u - x0) * ex + (v - y0) * ey) / (ex * ex + ey * ey), 0, 1)
+        d = np.minimum(d, np.hypot(u - x0 - t * ex, v - y0 - t * ey))
+    return d - width
+
+
+def _star(r: float) -> list[tuple[float, float]]:
+    """A pentagram's outline, every second corner of a pentagon of radius `r`, closed."""
+    corners = [(np.pi / 2 + 4 * np.pi * k / 5) for k in range(6)]
+    return [(r * np.cos(a), -r * np.sin(a)) for a in corners]
+
+
+# Many real sets print the maker's emblem on the six instead of six pips (issue 19: such a six
+# was read as a 1 or a 2). Each is a signed distance (face units, negative on the ink) drawn in
+# the pips' colour; the reader must take any such mark for a six. `DieStyle.logo` picks one.
+LOGOS: tuple = (
+    lambda u, v: np.abs(np.hypot(u, v) - 0.5) - 0.09,  # a ring
+    lambda u, v: _segments(u, v, _star(0.62), 0.06),  # a pentagram
+    lambda u, v: np.minimum(np.abs(np.hypot(u, v) - 0.62) - 0.05, np.hypot(u, v) - 0.24),  # crest
+    lambda u, v: _segments(u, v, [(-0.42, 0.55), (0.0, -0.55), (0.42, 0.55)], 0.07),  # a chevron
+    lambda u, v: np.abs(u) + np.abs(v) - 0.5,  # a diamond
+)
+
+
+def marks(value: int, logo: int, u, v, pip_radius: float) -> np.ndarray:
+    """Signed distance (face units) to the ink on a face showing `value`: its pips, or for a six
+    with a `logo` (1..len(LOGOS)) the emblem printed instead."""
+    if value == 6 and logo:
+        return LOGOS[logo - 1](u, v).astype(np.float32)
+    d = np.full(np.shape(u), 9.0, dtype=np.float32)
+    for cx, cy in PIP_LAYOUTS[value]:
+        d = np.minimum(d, np.hypot(u - cx, v - cy) - pip_radius)
+    return d
+
+
 # Body colours in linear-ish sRGB 0..1 (R, G, B). The game's five player colours come first; the
 # others exist so the value detector sees many dice, and the colour classifier learns "none of
 # the five" (null). Each is jittered per die.
@@ -143,6 +183,8 @@ class DieStyle:
     # the flat top face: seen in the face's mirror direction, a lamp wider than the face fills
     # it edge to edge. The rounded rim and the pips' dimples face elsewhere and keep their colour.
     glare: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # A six printed with the maker's emblem (`LOGOS[logo - 1]`) instead of pips; 0: six pips.
+    logo: int = 0
 
 
 def side_values(rng: np.random.Generator, top: int) -> tuple[int, int, int, int]:
@@ -291,9 +333,7 @@ def _side_pips(style: DieStyle, side_rgb, px, py, aa: float):
         t = (ex * qy - ey * qx) / det
         b = 2 * t - 1
         inside = (np.abs(a) < 1) & (t > 0) & (t < 1)
-        d = np.full(a.shape, 9.0, dtype=np.float32)
-        for cx, cy in PIP_LAYOUTS[value]:
-            d = np.minimum(d, np.hypot(a - cx, b - cy) - style.pip_radius)
+        d = marks(value, style.logo, a, b, style.pip_radius)
         squeeze = min(1.0, np.hypot(tx, ty) / style.side)  # the face is seen edge-on at low tilt
         pip_a = (np.clip(0.5 - d / (aa / squeeze), 0, 1) * inside)[..., None]
         out = out * (1 - pip_a) + pip * pip_a
@@ -370,9 +410,7 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
 
     if not style.blank:
         pr = style.pip_radius
-        d_pip = np.full(u.shape, 9.0, dtype=np.float32)
-        for cx, cy in PIP_LAYOUTS[style.value]:
-            d_pip = np.minimum(d_pip, np.hypot(u - cx, v - cy) - pr)
+        d_pip = marks(style.value, style.logo, u, v, pr)
         pip_a = np.clip(0.5 - d_pip / aa, 0, 1)[..., None]
         # Dimple: darker towards the rim on the light side, a little lighter in the middle.
         depth = np.clip(1 + d_pip / pr, 0, 1)[..., None]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from scanner.synth.dice import DieStyle, random_style, render_die, side_values
+from scanner.synth.dice import LOGOS, DieStyle, random_style, render_die, side_values
 from scanner.synth.surfaces import (
     DISTRACTORS,
     SURFACE_WEIGHTS,
@@ -66,6 +66,9 @@ class SceneConfig:
     # camera sees them. False draws plain side faces and takes no random number: the world's
     # scenes as photos.onnx learnt them.
     side_pips: bool = False
+    # The share of dice whose six is printed with a maker's emblem, not pips (`dice.LOGOS`), as many
+    # real sets have them. 0 draws none and takes no random number: the scenes as before.
+    logo_sixes: float = 0.0
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
     light_shift: bool = True
@@ -257,6 +260,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     centres = [(x, y, sz / room) for x, y, sz in _place(rng, table, n, [s * room for s in sizes])]
 
     styles: list[DieStyle] = []
+    # Emblems drawn from their own stream: asked for, they change the sixes and nothing else.
+    emblems = rng.spawn(1)[0] if cfg.logo_sixes else None
     for _x, _y, size in centres:
         style = random_style(rng, int(rng.integers(1, 7)), size, cfg.game_share, cfg.shades)
         if rng.random() < cfg.blank_cube_share:
@@ -267,6 +272,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
             style = replace(style, tilt=(0.0, float(size * np.tan(lean) * rng.uniform(0.85, 1.15))))
         if world and cfg.side_pips:
             style = replace(style, sides=side_values(rng, style.value))
+        if emblems is not None and emblems.random() < cfg.logo_sixes:
+            style = replace(style, logo=int(emblems.integers(1, len(LOGOS) + 1)))
         styles.append(style)
 
     # Distractors first, kept off the dice so every label stays fully visible; in the world's

@@ -135,12 +135,14 @@ def prepare(
     size: int = 320,
     world: float = 0.0,
     side_pips: bool = False,
+    logo_sixes: float = 0.0,
 ) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 
     The last `real_val_photos` photos of real train/ are held out as validation tiles; the real
     test/ split is never read here. `world`: the share of scenes from the wider world
-    (`SceneConfig.world`), whose dice show pips on their sides with `side_pips`. A set on disk
+    (`SceneConfig.world`), whose dice show pips on their sides with `side_pips`; `logo_sixes`
+    of the dice print an emblem on their six (`SceneConfig.logo_sixes`). A set on disk
     is kept as it is: other scenes need another `out`.
     """
     from scanner.synth.dataset import write_dataset, write_yaml
@@ -153,7 +155,9 @@ def prepare(
             synth_n,
             seed,
             synth_val,
-            SceneConfig(width=size, height=size, world=world, side_pips=side_pips),
+            SceneConfig(
+                width=size, height=size, world=world, side_pips=side_pips, logo_sixes=logo_sixes
+            ),
         )
     train_list = [str((synth / "images" / "train").resolve())]
     val_list = [str((synth / "images" / "val").resolve())]

@@ -48,6 +48,7 @@ def prepare(
     hard_n: int = 0,
     world: float = 0.0,
     side_pips: bool = False,
+    logo_sixes: float = 0.0,
     board_sheen: float = 0.0,
     shades: str = "game",
     board_glare: float = 0.0,
@@ -59,7 +60,8 @@ def prepare(
     Synthetic scenes are like the held-out test set's (640 px, 4–40 dice) but from their own
     seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset). With
     `world`, that share of them (validation scenes too) comes from the wider world
-    (`SceneConfig.world`, its dice with pips on their sides with `side_pips`). `board_sheen`
+    (`SceneConfig.world`, its dice with pips on their sides with `side_pips`); `logo_sixes` of
+    the scenes' sixes wear an emblem instead of pips (`SceneConfig.logo_sixes`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
     (face_data.board_crops), and `board_glare` a wide lamp's glare over half the frames' top
     faces; `board_max_tilt` lets their cameras lean that far, and `board_others` lays up to
@@ -75,7 +77,12 @@ def prepare(
             cached.unlink()
     sets: dict[str, CropSet] = {}
     if synth_n:
-        _draw_scenes(out, synth_n, synth_val, seed, world, side_pips, shades)
+        from scanner.synth.scene import photo_config
+
+        config = photo_config(
+            world=world, side_pips=side_pips, shades=shades, logo_sixes=logo_sixes
+        )
+        _draw_scenes(out, synth_n, synth_val, seed, config)
         sets = _scene_sets(out, detector, seed, real_dir, synth_copies, real_copies)
     # Board frames: a seed apart from the table benchmarks' (eval_table starts at 9000).
     boards_now = {
@@ -121,16 +128,13 @@ def prepare(
     return train_set, sets
 
 
-def _draw_scenes(
-    out: Path, synth_n: int, synth_val: int, seed: int, world, side_pips, shades
-) -> None:
+def _draw_scenes(out: Path, synth_n: int, synth_val: int, seed: int, config) -> None:
     """Render the reader's scenes into `out`/synth unless they are there as asked."""
     from scanner.synth.dataset import renderer_of, write_dataset
-    from scanner.synth.scene import RENDERER, photo_config
+    from scanner.synth.scene import RENDERER
 
     synth = out / "synth"
     new_renderer = renderer_of(synth) != RENDERER
-    config = photo_config(world=world, side_pips=side_pips, shades=shades)
     drawn = _drawn(synth) != _scenes(config, synth_n, synth_val)
     if (synth / "data.yaml").exists() and (new_renderer or drawn):
         # Drawn by an older renderer, or for other scenes: its scenes and the
@@ -236,6 +240,7 @@ def _scenes(config, train: int, val: int) -> dict:
         "world": config.world,
         "side_pips": config.side_pips,
         "shades": config.shades,
+        "logo_sixes": config.logo_sixes,
     }
 
 
@@ -247,7 +252,7 @@ def _drawn(synth: Path) -> dict:
     except (OSError, ValueError):
         train, val = _counts(synth)
         drawn = {"train": train, "val": val, "world": 0.0, "side_pips": False}
-    return {"shades": "game", **drawn}
+    return {"shades": "game", "logo_sixes": 0.0, **drawn}
 
 
 def _boards_drawn(out: Path) -> dict:
