@@ -7,7 +7,9 @@ pieces it reuses, it imports nothing from scanner/.  Run from the repository roo
     /tmp/bpyvenv/bin/python benchmarks/blender/render_stress.py --out DIR --kind KIND \
         --images N --seed S [--samples 16] [--size 640x480] [--start K]
 
-Kinds: dark-wood, light-wood, artwork, keys, cards, closeup, oblique (or "all").
+Kinds: dark-wood, light-wood, artwork, keys, cards, closeup, oblique, emblems (or "all").
+"emblems": mixed tables as for closeup/oblique's, every die's six engraved with a maker's mark (a
+plus or a cross, painted like the pips) instead of six pips, as many real sets have.
 Each image i of kind K writes DIR/K/images/NNNN.png, DIR/K/labels/NNNN.txt (YOLO:
 "class cx cy w h", class = pips - 1, normalised, box around the visible part of the die)
 and DIR/K/meta/NNNN.json.  An image whose three files exist is skipped (resumable).
@@ -42,7 +44,7 @@ from mathutils.bvhtree import BVHTree  # noqa: E402
 MM = rt.MM
 SENSOR_W = rt.SENSOR_W
 DIE_MM = 16.0
-KINDS = ["dark-wood", "light-wood", "artwork", "keys", "cards", "closeup", "oblique"]
+KINDS = ["dark-wood", "light-wood", "artwork", "keys", "cards", "closeup", "oblique", "emblems"]
 MIN_VISIBLE = 0.6  # dice less visible than this are removed from the scene
 N_SHAPES = 16  # die shape variants (boolean meshes), built once per process
 
@@ -263,13 +265,17 @@ class ShapeLibrary:
         self.params = {}
 
     def shape(self, k):
+        """Shape k; k + N_SHAPES is the same die with a maker's mark on its six (a plus for
+        even k, a cross for odd)."""
         if k not in self.params:
-            r = np.random.default_rng((self.seed, 99, k))
+            r = np.random.default_rng((self.seed, 99, k % N_SHAPES))
             s = rt.sample_die_set(r, "grey", size=DIE_MM)
             self.params[k] = {
                 key: s[key]
                 for key in ("size", "bevel", "pip_style", "pip_r", "grid", "pip_depth", "big_one")
             }
+            if k >= N_SHAPES:
+                self.params[k]["emblem"] = ("plus", "cross")[k % 2]
         return self.params[k]
 
     def mesh(self, k):
@@ -286,8 +292,9 @@ class ShapeLibrary:
 # --------------------------------------------------------------------------- scene description
 
 
-def sample_sets(rng, lib, n_dice):
-    """Die sets for a scene: 1-4 of the five player colours and 0-2 other colours."""
+def sample_sets(rng, lib, n_dice, emblems=False):
+    """Die sets for a scene: 1-4 of the five player colours and 0-2 other colours; with
+    `emblems`, every set's six is a maker's mark."""
     players = rng.choice(rt.PLAYER_COLOURS, int(rng.integers(1, 5)), replace=False).tolist()
     others = rng.choice(
         list(rt.OTHER_SHADES), int(rng.choice([0, 1, 2], p=[0.35, 0.4, 0.25])), replace=False
@@ -311,7 +318,7 @@ def sample_sets(rng, lib, n_dice):
                 ),
             )
     for s in sets:
-        k = int(rng.integers(N_SHAPES))
+        k = int(rng.integers(N_SHAPES)) + (N_SHAPES if emblems else 0)
         s.update(lib.shape(k), shape=k)
     # player colours are most of the dice
     w = np.array([3.0 if not s["other"] else 1.0 for s in sets])
@@ -1184,7 +1191,7 @@ def render_image(idx, kind, args, lib, W, H, trees):
         table = rt.sample_table(rng, "mixed")
     light = rt.sample_light(rng, Centre(c["target"]))
     n_dice = int(rng.integers(1, 6)) if kind == "closeup" else int(rng.integers(2, 17))
-    sets, dice_sets = sample_sets(rng, lib, n_dice)
+    sets, dice_sets = sample_sets(rng, lib, n_dice, emblems=kind == "emblems")
 
     platforms, extras = [], {}
     if kind == "keys":
@@ -1206,7 +1213,7 @@ def render_image(idx, kind, args, lib, W, H, trees):
         extras["busy"] = int(rng.integers(0, 2**31 - 1))
     dice = place_dice(rng, cam, dice_sets, platforms, W, H)
     small = []
-    if kind in ("dark-wood", "light-wood", "artwork", "closeup", "oblique"):
+    if kind in ("dark-wood", "light-wood", "artwork", "closeup", "oblique", "emblems"):
         small = sample_small_distractors(rng, cam, W, H, dice)
     for d in dice:
         s = d["set"]

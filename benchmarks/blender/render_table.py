@@ -911,6 +911,26 @@ def build_die_mesh(name, s):
     for value, nrm in FACE_NORMALS.items():
         n = Vector(nrm)
         rot = Vector((0, 0, 1)).rotation_difference(n).to_matrix().to_4x4()
+        if value == 6 and s.get("emblem"):  # the maker's mark engraved instead of six pips
+            # A plus (or, turned, a cross) of three bars that do not overlap: the long one and
+            # a half on either side of it, a hair apart (the boolean wants a clean cutter).
+            depth, h, L, w, g = 0.35 * MM, 2.0 * MM, 0.62 * a, 0.13 * a, 0.02 * MM
+            half = (L - w) / 2 - g
+            turn = 0.0 if s["emblem"] == "plus" else math.pi / 4
+            for cx, cy, sx, sy in (
+                (0.0, 0.0, L, w),
+                (0.0, w / 2 + g + half / 2, w, half),
+                (0.0, -(w / 2 + g + half / 2), w, half),
+            ):
+                bmesh.ops.create_cube(
+                    cut,
+                    size=1.0,
+                    matrix=rot
+                    @ Matrix.Rotation(turn, 4, "Z")
+                    @ Matrix.Translation(Vector((cx, cy, a / 2 - depth + h / 2)))
+                    @ Matrix.Diagonal((sx, sy, h, 1.0)),
+                )
+            continue
         for u, v in pip_layout(value, s["grid"] * MM):
             rp = s["pip_r"] * MM * (1.35 if value == 1 and s["big_one"] else 1.0)
             local = Vector((u, v, 0))
