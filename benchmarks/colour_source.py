@@ -155,9 +155,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
-    for row in ([args.list_wrong] if args.list_wrong else []) + (args.rows or []):
-        if row not in ROWS:
-            ap.error(f"no row {row!r}; the rows: {'; '.join(ROWS)}")
+    check_rows(ap, ([args.list_wrong] if args.list_wrong else []) + (args.rows or []))
     counts = measure(args)
     rows = args.rows or list(ROWS)
     table = []
@@ -191,6 +189,13 @@ def main(argv=None) -> int:
             f"| {r['wrong']} | {r['false flags']} |"
         )
     return 0
+
+
+def check_rows(ap: argparse.ArgumentParser, names: list[str]) -> None:
+    """A usage error naming the rows there are, for a row name that is none of them."""
+    for row in names:
+        if row not in ROWS:
+            ap.error(f"no row {row!r}; the rows: {'; '.join(ROWS)}")
 
 
 def wrong_dice(counts: Counter, row: str) -> dict[str, int]:

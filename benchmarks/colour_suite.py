@@ -63,9 +63,7 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="variants read at once")
     ap.add_argument("--rows", nargs="+", metavar="ROW", help="read only these rows (default: all)")
     args = ap.parse_args(argv)
-    for row in args.rows or []:
-        if row not in colour_source.ROWS:
-            ap.error(f"no row {row!r}; the rows: {'; '.join(colour_source.ROWS)}")
+    colour_source.check_rows(ap, args.rows or [])
     rows = args.rows or list(colour_source.ROWS)
     common = ["--frames", str(args.frames), "--rows", *rows]
     common += ["--face", args.face] if args.face else []

@@ -318,7 +318,7 @@ def test_sixes_wear_an_emblem_only_when_asked():
     default, zero = render_scene((2, 9)), render_scene((2, 9), SceneConfig(logo_sixes=0.0))
     assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
     logos = render_scene((2, 9), SceneConfig(logo_sixes=1.0))
-    assert [d.value for d in logos.dice] == [d.value for d in default.dice]
+    assert [(d.value, d.box) for d in logos.dice] == [(d.value, d.box) for d in default.dice]
     assert 6 in [d.value for d in default.dice]
     assert not np.array_equal(default.image, logos.image)
     u, v = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))

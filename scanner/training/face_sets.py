@@ -61,7 +61,7 @@ def prepare(
     seed; the validation scenes use the dataset's derived seed (scanner.synth.dataset). With
     `world`, that share of them (validation scenes too) comes from the wider world
     (`SceneConfig.world`, its dice with pips on their sides with `side_pips`); `logo_sixes` of
-    the scenes' sixes wear an emblem instead of pips (`SceneConfig.logo_sixes`). `board_sheen`
+    the scenes' dice print an emblem on their six (`SceneConfig.logo_sixes`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
     (face_data.board_crops), and `board_glare` a wide lamp's glare over half the frames' top
     faces; `board_max_tilt` lets their cameras lean that far, and `board_others` lays up to
