@@ -2,7 +2,7 @@
 
     python benchmarks/eval_table.py [--frames 200] [--seed 9000] [--imgsz 0]
         [--model M] [--board-px-per-mm S] [--finder] [--max-tilt 20] [--random-dice]
-        [--face READER]
+        [--face READER] [--emblems]
 
 Each frame is a mid-game board state from a random simulated game (2–5 players), drawn with a
 random camera pose, light and sensor (scanner.synth.table), never seen in training (its seeds
@@ -12,6 +12,7 @@ right, the per-die error, and the median latency per 1280×720 frame.
 `--max-tilt 30 --random-dice` is the harder variant: cameras leaning up to 30° (tall dice seen
 from the side, as a webcam on a stand sees them) and each frame's dice one random set of the
 game's colours in shades of their ranges, white or black pips (synth.table.random_dice).
+`--emblems` prints one maker's emblem on every six of a frame (issue 19: real sets do).
 Targets (issue 5): ≥ 95 % of states exactly right, per-die error ≤ 0.3 %, ≤ 200 ms.
 """
 
@@ -23,11 +24,19 @@ import json
 import statistics
 import time
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 from tqdm import tqdm
 
-from scanner.synth.table import MAX_TILT_DEG, mid_game_states, random_dice, render_table
+from scanner.synth.dice import LOGOS
+from scanner.synth.table import (
+    MAX_TILT_DEG,
+    DiceSet,
+    mid_game_states,
+    random_dice,
+    render_table,
+)
 from scanner.vision.calibrate import calibrate
 from scanner.vision.layout import default_layout
 from scanner.vision.scan import scan_image
@@ -70,6 +79,7 @@ def evaluate(
     random_sets: bool = False,
     find: bool = False,
     face: str | None = None,
+    emblems: bool = False,
 ) -> dict:
     from scanner.vision.models import BOARD_MODEL, finder, load_detector
 
@@ -92,8 +102,12 @@ def evaluate(
         factor = board_px_per_mm / layout.px_per_mm
         detect = DiceDetector(model or BOARD_MODEL, imgsz=0, factor=factor, board=True)
     exact, dice_total, dice_wrong, times, failures = 0, 0, 0, [], []
+    sixes, sixes_lost = 0, 0
     for i, truth in enumerate(tqdm(held_out_states(frames, seed), desc="frames", disable=None)):
         dice = random_dice(np.random.default_rng((seed, i))) if random_sets else None
+        if emblems:  # one maker's emblem on every six, drawn apart so the frame is the same
+            logo = int(np.random.default_rng((seed, i, 6)).integers(1, len(LOGOS) + 1))
+            dice = replace(dice or DiceSet(), logo=logo)
         frame = render_table(truth, seed + 100_000 + i, dice=dice, max_tilt=max_tilt)
         # The profile `alea calibrate` made once; each photo is then located afresh from its
         # markers inside scan_image, as `alea scan` does: that is the timed work.
@@ -106,6 +120,8 @@ def evaluate(
         dice_total += sum(want_dice.values())
         wrong = max(sum((want_dice - got_dice).values()), sum((got_dice - want_dice).values()))
         dice_wrong += wrong
+        sixes += sum(n for k, n in want_dice.items() if k[-1] == 6)
+        sixes_lost += sum(n for k, n in (want_dice - got_dice).items() if k[-1] == 6)
         if comparable(got) == comparable(truth):
             exact += 1
         elif len(failures) < 10:
@@ -122,6 +138,8 @@ def evaluate(
         "states_exactly_right": round(exact / frames, 4),
         "dice": dice_total,
         "per_die_error": round(dice_wrong / max(dice_total, 1), 5),
+        "sixes": sixes,
+        "sixes_not_read": sixes_lost,
         "median_ms_per_frame": round(statistics.median(times), 1),
         "p95_ms_per_frame": round(sorted(times)[int(0.95 * (len(times) - 1))], 1),
         "imgsz": imgsz,
@@ -131,6 +149,7 @@ def evaluate(
         "face": str(getattr(getattr(detect, "reader", None), "model", None)),
         "max_tilt": max_tilt,
         "random_dice": random_sets,
+        "emblems": emblems,
         "failures": failures,
     }
 
@@ -164,6 +183,9 @@ if __name__ == "__main__":
         "--random-dice", action="store_true", help="each frame's dice one random set of shades"
     )
     ap.add_argument("--face", default=None, help="read with this face reader (ONNX)")
+    ap.add_argument(
+        "--emblems", action="store_true", help="a frame's sixes one maker's emblem (DiceSet.logo)"
+    )
     a = ap.parse_args()
     if a.face and (a.finder or a.board_px_per_mm):
         ap.error("--face reads behind the full-scale detector: no --finder, --board-px-per-mm")
@@ -179,5 +201,6 @@ if __name__ == "__main__":
         a.random_dice,
         a.finder,
         a.face,
+        a.emblems,
     )
     print(json.dumps(result, indent=1))

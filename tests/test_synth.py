@@ -432,6 +432,27 @@ def test_glare_draws_only_where_asked_and_pales_only_the_dice():
     assert changed[near == 0].sum() < 0.02 * changed.sum()
 
 
+def test_a_tables_sixes_wear_its_makers_emblem_and_nothing_else_changes():
+    """`DiceSet.logo` (issue 19: the table detector measured on emblem sixes): 0 draws the frame
+    as before, pixel for pixel; an emblem changes the sixes' boxes only (beyond the JPEG's
+    noise), and every six's box changes."""
+    from scanner.synth.table import DiceSet, mid_game_states, render_table
+
+    state = next(s for s in mid_game_states(3) if 6 in [d for v in s.templum.values() for d in v])
+    frame = render_table(state, 11)
+    assert np.array_equal(render_table(state, 11, dice=DiceSet()).image, frame.image)
+    emblem = render_table(state, 11, dice=DiceSet(logo=2))
+    assert [(d.x, d.y, d.value) for d in emblem.dice] == [(d.x, d.y, d.value) for d in frame.dice]
+    changed = np.abs(emblem.image.astype(int) - frame.image.astype(int)).max(axis=2) > 12
+    sixes = np.zeros(changed.shape, bool)
+    for d, (x0, y0, x1, y1) in zip(frame.dice, frame.boxes(), strict=True):
+        box = changed[int(y0) : int(y1) + 1, int(x0) : int(x1) + 1]
+        if d.value == 6:
+            assert box.sum() > 10
+            sixes[max(0, int(y0) - 4) : int(y1) + 5, max(0, int(x0) - 4) : int(x1) + 5] = True
+    assert changed[~sixes].sum() < 0.02 * changed.sum()
+
+
 def test_a_leaning_camera_foreshortens_the_table_and_magnifies_its_near_edge():
     # The world's oblique views (25-45 degrees): the table is drawn taller than the frame and
     # the camera squeezes it in, so a square on it comes out shorter than wide, and one near

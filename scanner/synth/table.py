@@ -189,6 +189,7 @@ def _die_style(
         light=light,
         gloss=float(rng.uniform(0.2, 0.6)),
         marble=0.0,
+        logo=dice.logo if dice else 0,
     )
 
 
@@ -214,12 +215,15 @@ class DiceSet:
     reference flow need: dice whose colours and pips the training renders never had.
     `mixed` moves each die of a player's colour up to that share of its colour's range (renderer
     5's) from the set's shade, darker or lighter, as when dice from other sets replaced lost
-    ones: a palette learnt from one die must still name the others; 0 draws as before."""
+    ones: a palette learnt from one die must still name the others; 0 draws as before.
+    `logo` prints that emblem (`scanner.synth.dice.LOGOS`, 1..) on every six, as one maker's
+    set does; 0: six pips."""
 
     bodies: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     pips: dict[str, tuple[float, float, float]] = field(default_factory=dict)
     loose: tuple[TrueDie, ...] = ()
     mixed: float = 0.0
+    logo: int = 0
 
 
 def random_dice(rng: np.random.Generator, beyond: float = 0.0, shades: str = "game") -> DiceSet:
