@@ -28,6 +28,7 @@ from scanner.synth.dice import (
     random_style,
     render_die,
     side_values,
+    stretched_pips,
 )
 from scanner.synth.scene import SceneConfig, render_scene
 
@@ -327,6 +328,32 @@ def test_sixes_wear_an_emblem_only_when_asked():
         ink = marks(6, k, u, v, 0.16) < 0
         assert 0.02 < ink.mean() < 0.4 and ink[:, 100].any()
     assert pips.mean() > 0.02 and not pips[:, 100].any()  # a six's pips leave it bare
+
+
+def test_long_pips_are_drawn_only_when_asked_and_stay_apart():
+    """SceneConfig.long_pips (issue 19: readers taught emblem sixes took a real three whose pips
+    the light drew long for a six): at 0 it takes no random number, so every set drawn before
+    keeps its pixels (emblems drawn beside it keep theirs too); asked for, the pips change and
+    nothing else. A long pip reaches further along its direction than across it, and even the
+    longest stay apart on a six, the face with the closest pips."""
+    default = render_scene((2, 9), SceneConfig(logo_sixes=1.0))
+    zero = render_scene((2, 9), SceneConfig(logo_sixes=1.0, long_pips=0.0))
+    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
+    long = render_scene((2, 9), SceneConfig(logo_sixes=1.0, long_pips=1.0))
+    assert [(d.value, d.box) for d in long.dice] == [(d.value, d.box) for d in default.dice]
+    assert not np.array_equal(default.image, long.image)
+    u, v = np.meshgrid(np.linspace(-1, 1, 201), np.linspace(-1, 1, 201))
+    one = marks(1, 0, u, v, 0.16, (1.6, 0.0)) < 0  # one pip in the middle, long along u
+    cols, rows = np.flatnonzero(one.any(axis=0)), np.flatnonzero(one.any(axis=1))
+    assert np.ptp(cols) > 1.5 * np.ptp(rows)
+    rng = np.random.default_rng(0)
+    for radius in (0.14, 0.16, 0.18):  # random_style's pip radii
+        for _ in range(30):
+            stretch = stretched_pips(rng, radius)
+            assert 1.2 <= stretch[0] <= 1.6
+            ink = marks(6, 0, u, v, radius, stretch) < 0
+            assert cv2.connectedComponents(ink.astype(np.uint8))[0] - 1 == 6
+    assert (marks(6, 2, u, v, 0.16, (1.6, 0.3)) == marks(6, 2, u, v, 0.16)).all()  # emblem kept
 
 
 def test_world_scenes_are_drawn_only_when_asked():

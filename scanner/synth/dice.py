@@ -56,15 +56,27 @@ LOGOS: tuple = (
 )
 
 
-def marks(value: int, logo: int, u, v, pip_radius: float) -> np.ndarray:
+def marks(
+    value: int, logo: int, u, v, pip_radius: float, stretch: tuple[float, float] = (1.0, 0.0)
+) -> np.ndarray:
     """Signed distance (face units) to the ink on a face showing `value`: its pips, or for a six
-    with a `logo` (1..len(LOGOS)) the emblem printed instead."""
+    with a `logo` (1..len(LOGOS)) the emblem printed instead. `stretch` (factor, direction in
+    radians) draws each pip that many times longer along the direction (`DieStyle.pip_stretch`)."""
     if value == 6 and logo:
         return LOGOS[logo - 1](u, v).astype(np.float32)
+    factor, angle = stretch
+    c, s = np.cos(angle), np.sin(angle)
     d = np.full(np.shape(u), 9.0, dtype=np.float32)
     for cx, cy in PIP_LAYOUTS[value]:
-        d = np.minimum(d, np.hypot(u - cx, v - cy) - pip_radius)
+        du, dv = u - cx, v - cy
+        d = np.minimum(d, np.hypot((du * c + dv * s) / factor, dv * c - du * s) - pip_radius)
     return d
+
+
+def stretched_pips(rng: np.random.Generator, pip_radius: float) -> tuple[float, float]:
+    """A `DieStyle.pip_stretch`: 1.2-1.6 times long in any direction, never so long that a six's
+    pips (0.5 apart in a column) run together: a real die's smeared pips are still its pips."""
+    return float(min(rng.uniform(1.2, 1.6), 0.23 / pip_radius)), float(rng.uniform(0, np.pi))
 
 
 # Body colours in linear-ish sRGB 0..1 (R, G, B). The game's five player colours come first; the
@@ -185,6 +197,10 @@ class DieStyle:
     glare: tuple[float, float, float] = (0.0, 0.0, 0.0)
     # A six printed with the maker's emblem (`LOGOS[logo - 1]`) instead of pips; 0: six pips.
     logo: int = 0
+    # (factor, direction in radians): every pip drawn that many times longer along the direction,
+    # as the light draws the pips of a glossy or translucent real die. A reader taught emblem
+    # sixes took such a three for a six (an odd mark alone must not mean six); (1, 0): round.
+    pip_stretch: tuple[float, float] = (1.0, 0.0)
 
 
 def side_values(rng: np.random.Generator, top: int) -> tuple[int, int, int, int]:
@@ -333,7 +349,7 @@ def _side_pips(style: DieStyle, side_rgb, px, py, aa: float):
         t = (ex * qy - ey * qx) / det
         b = 2 * t - 1
         inside = (np.abs(a) < 1) & (t > 0) & (t < 1)
-        d = marks(value, style.logo, a, b, style.pip_radius)
+        d = marks(value, style.logo, a, b, style.pip_radius, style.pip_stretch)
         squeeze = min(1.0, np.hypot(tx, ty) / style.side)  # the face is seen edge-on at low tilt
         pip_a = (np.clip(0.5 - d / (aa / squeeze), 0, 1) * inside)[..., None]
         out = out * (1 - pip_a) + pip * pip_a
@@ -410,7 +426,7 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
 
     if not style.blank:
         pr = style.pip_radius
-        d_pip = marks(style.value, style.logo, u, v, pr)
+        d_pip = marks(style.value, style.logo, u, v, pr, style.pip_stretch)
         pip_a = np.clip(0.5 - d_pip / aa, 0, 1)[..., None]
         # Dimple: darker towards the rim on the light side, a little lighter in the middle.
         depth = np.clip(1 + d_pip / pr, 0, 1)[..., None]

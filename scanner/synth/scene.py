@@ -16,7 +16,14 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from scanner.synth.dice import LOGOS, DieStyle, random_style, render_die, side_values
+from scanner.synth.dice import (
+    LOGOS,
+    DieStyle,
+    random_style,
+    render_die,
+    side_values,
+    stretched_pips,
+)
 from scanner.synth.surfaces import (
     DISTRACTORS,
     SURFACE_WEIGHTS,
@@ -69,6 +76,9 @@ class SceneConfig:
     # The share of dice whose six is printed with a maker's emblem, not pips (`dice.LOGOS`), as many
     # real sets have them. 0 draws none and takes no random number: the scenes as before.
     logo_sixes: float = 0.0
+    # The share of dice whose pips are drawn long (`dice.stretched_pips`). 0 draws none and
+    # takes no random number: the scenes as before.
+    long_pips: float = 0.0
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
     light_shift: bool = True
@@ -262,6 +272,7 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     styles: list[DieStyle] = []
     # Emblems drawn from their own stream: asked for, they change the sixes and nothing else.
     emblems = rng.spawn(1)[0] if cfg.logo_sixes else None
+    stretches = rng.spawn(1)[0] if cfg.long_pips else None  # the same, for long pips
     for _x, _y, size in centres:
         style = random_style(rng, int(rng.integers(1, 7)), size, cfg.game_share, cfg.shades)
         if rng.random() < cfg.blank_cube_share:
@@ -274,6 +285,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
             style = replace(style, sides=side_values(rng, style.value))
         if emblems is not None and emblems.random() < cfg.logo_sixes:
             style = replace(style, logo=int(emblems.integers(1, len(LOGOS) + 1)))
+        if stretches is not None and stretches.random() < cfg.long_pips:
+            style = replace(style, pip_stretch=stretched_pips(stretches, style.pip_radius))
         styles.append(style)
 
     # Distractors first, kept off the dice so every label stays fully visible; in the world's
