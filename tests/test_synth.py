@@ -356,6 +356,29 @@ def test_long_pips_are_drawn_only_when_asked_and_stay_apart():
     assert (marks(6, 2, u, v, 0.16, (1.6, 0.3)) == marks(6, 2, u, v, 0.16)).all()  # emblem kept
 
 
+def test_translucent_dice_are_drawn_only_when_asked_and_show_the_pips_beneath():
+    """SceneConfig.translucent (issue 19: a real translucent three, its four showing through, was
+    read as a six): at 0 it takes no random number, so every set drawn before keeps its pixels;
+    asked for, the dice change and their labels do not. On a clear die showing 1, the six beneath
+    shows through: its pips' places change more than the bare face between them."""
+    default, zero = render_scene((2, 9)), render_scene((2, 9), SceneConfig(translucent=0.0))
+    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
+    clear = render_scene((2, 9), SceneConfig(translucent=1.0))
+    assert [(d.value, d.box) for d in clear.dice] == [(d.value, d.box) for d in default.dice]
+    assert not np.array_equal(default.image, clear.image)
+    rng = np.random.default_rng(0)
+    style = replace(random_style(rng, 1, 80.0), angle=0.0, tilt=(0.0, 0.0), marble=0.0, gloss=0.0)
+    opaque, _, _ = render_die(style, np.random.default_rng(1))
+    seen, _, _ = render_die(replace(style, translucent=1.0), np.random.default_rng(1))
+    change = np.abs(seen - opaque).sum(axis=2)
+    mid, off = opaque.shape[0] // 2, 20  # half a face unit: a face is 80 px, 2 units wide
+    # As far from the middle (the same glow): the six's middle pips (u = ±0.5, v = 0) and the
+    # bare face between its columns (u = 0, v = ±0.5).
+    beneath = [change[mid, mid - off], change[mid, mid + off]]
+    between = [change[mid - off, mid], change[mid + off, mid]]
+    assert min(beneath) > 1.5 * max(between)  # the glow alone: about equal
+
+
 def test_world_scenes_are_drawn_only_when_asked():
     # SceneConfig.world (issue 19) draws keyboards, cards, grids, planks, small and big dice
     # and leaning cameras; at 0 it must take no random number, or every set rendered before

@@ -170,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
             f"--face-shades must be one of {', '.join(SHADE_CHOICES)}",
             "$.face_shades",
         )
-    for share in ("world", "face_world", "logo_sixes", "face_logo_sixes", "face_long_pips"):
+    shares = ("world", "face_world", "logo_sixes", "face_logo_sixes", "face_long_pips")
+    for share in (*shares, "face_translucent"):
         if not 0 <= getattr(args, share) <= 1:
             option = "--" + share.replace("_", "-")
             raise InputError("train.bad-option", f"{option} must be a share 0..1", f"$.{share}")
@@ -289,6 +290,7 @@ def run(args: argparse.Namespace) -> int:
             side_pips=args.face_side_pips,
             logo_sixes=args.face_logo_sixes,
             long_pips=args.face_long_pips,
+            translucent=args.face_translucent,
             board_sheen=args.face_board_sheen,
             shades=args.face_shades,
             boards=args.face_boards,

@@ -201,6 +201,10 @@ class DieStyle:
     # as the light draws the pips of a glossy or translucent real die. A reader taught emblem
     # sixes took such a three for a six (an odd mark alone must not mean six); (1, 0): round.
     pip_stretch: tuple[float, float] = (1.0, 0.0)
+    # 0 opaque; up to 1, a clear plastic die: the pips of the face beneath show through the top,
+    # mirrored and faint, where the camera's lean puts them, and the body glows in its middle. A
+    # real translucent three with its four beneath was read as a six.
+    translucent: float = 0.0
 
 
 def side_values(rng: np.random.Generator, top: int) -> tuple[int, int, int, int]:
@@ -356,6 +360,21 @@ def _side_pips(style: DieStyle, side_rgb, px, py, aa: float):
     return out
 
 
+def _seen_through(rgb, style: DieStyle, body, face_uv, u, v, aa):
+    """A translucent die's top face: its middle glows, and the pips of the face beneath (7 -
+    value, mirrored) show through it, soft and tinted by the body. Refraction lifts the base to
+    two thirds of its depth, so a leaning camera sees them shifted by a third of the tilt."""
+    t = style.translucent
+    glow = 1 + 0.35 * t * np.exp(-(u**2 + v**2) / 0.5)[..., None]
+    rgb = rgb * glow
+    tx, ty = style.tilt
+    bu, bv = face_uv(tx / 6, ty / 6)
+    d = marks(7 - style.value, 0, -bu / 0.9, bv / 0.9, style.pip_radius)
+    ghost = np.clip(0.5 - d / (4 * aa), 0, 1)[..., None] * 0.45 * t
+    tint = np.array(style.pip, np.float32) * 0.5 + body * 0.5
+    return rgb * (1 - ghost) + tint * ghost
+
+
 def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | None = None):
     """Draw one die on a transparent square patch.
 
@@ -431,6 +450,8 @@ def render_die(style: DieStyle, rng: np.random.Generator, supersample: int | Non
         # Dimple: darker towards the rim on the light side, a little lighter in the middle.
         depth = np.clip(1 + d_pip / pr, 0, 1)[..., None]
         pip_rgb = np.array(style.pip, dtype=np.float32) * (0.7 + 0.3 * depth)
+        if style.translucent:
+            rgb = _seen_through(rgb, style, body, face_uv, u, v, aa)
         rgb = rgb * (1 - pip_a) + pip_rgb * pip_a
     else:
         pip_a = np.zeros((*u.shape, 1), np.float32)

@@ -79,6 +79,9 @@ class SceneConfig:
     # The share of dice whose pips are drawn long (`dice.stretched_pips`). 0 draws none and
     # takes no random number: the scenes as before.
     long_pips: float = 0.0
+    # The share of dice of clear plastic (`DieStyle.translucent`, 0.4-1). 0 draws none and takes
+    # no random number: the scenes as before.
+    translucent: float = 0.0
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
     light_shift: bool = True
@@ -273,6 +276,7 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     # Emblems drawn from their own stream: asked for, they change the sixes and nothing else.
     emblems = rng.spawn(1)[0] if cfg.logo_sixes else None
     stretches = rng.spawn(1)[0] if cfg.long_pips else None  # the same, for long pips
+    clear = rng.spawn(1)[0] if cfg.translucent else None  # and for translucent dice
     for _x, _y, size in centres:
         style = random_style(rng, int(rng.integers(1, 7)), size, cfg.game_share, cfg.shades)
         if rng.random() < cfg.blank_cube_share:
@@ -287,6 +291,8 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
             style = replace(style, logo=int(emblems.integers(1, len(LOGOS) + 1)))
         if stretches is not None and stretches.random() < cfg.long_pips:
             style = replace(style, pip_stretch=stretched_pips(stretches, style.pip_radius))
+        if clear is not None and clear.random() < cfg.translucent:
+            style = replace(style, translucent=float(clear.uniform(0.4, 1.0)))
         styles.append(style)
 
     # Distractors first, kept off the dice so every label stays fully visible; in the world's
