@@ -363,7 +363,8 @@ def _side_pips(style: DieStyle, side_rgb, px, py, aa: float):
 def _seen_through(rgb, style: DieStyle, body, face_uv, u, v, aa):
     """A translucent die's top face: its middle glows, and the pips of the face beneath (7 -
     value, mirrored) show through it, soft and tinted by the body. Refraction lifts the base to
-    two thirds of its depth, so a leaning camera sees them shifted by a third of the tilt."""
+    two thirds of its depth, so a leaning camera sees them two thirds of the side face's sweep
+    (`tilt`) off the top face."""
     t = style.translucent
     glow = 1 + 0.35 * t * np.exp(-(u**2 + v**2) / 0.5)[..., None]
     rgb = rgb * glow
