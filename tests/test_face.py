@@ -303,6 +303,34 @@ def test_board_frames_cut_under_another_lamp_are_cut_again(tmp_path):
     assert np.array_equal(boards(0.0).crops, plain.crops)
 
 
+def test_board_frames_with_emblem_sixes_are_cut_again_and_only_the_sixes_change(tmp_path):
+    """`--face-board-logo-sixes` (issue 19: at the table the shipped pair read 17 of 281 emblem
+    sixes): the board crops cut without emblems are cut again; the sixes' crops change, the
+    other dice's hardly (the frame's JPEG only), and 0 takes no random number."""
+    from scanner.synth.dice import LOGOS
+    from scanner.synth.table import DiceSet
+    from scanner.training.face_data import emblem_set
+    from scanner.training.face_sets import prepare
+
+    def boards(share: float):
+        _, sets = prepare(
+            tmp_path, None, synth_n=1, synth_val=1, boards=0, board_val=1, board_logo_sixes=share
+        )
+        return sets["val_board"]
+
+    plain, emblems = boards(0.0), boards(1.0)
+    assert np.array_equal(emblems.value, plain.value)  # the same frame, dice and cuts
+    change = np.abs(emblems.crops.astype(float) - plain.crops.astype(float)).mean(axis=(1, 2, 3))
+    sixes = plain.value == 5
+    assert sixes.any() and (~sixes).any()
+    assert change[sixes].min() > 5 * max(change[~sixes].max(), 0.2)
+    dice = DiceSet()
+    assert emblem_set(dice, (1, 2), 0.0) is dice
+    drawn = {emblem_set(dice, (1, n), 1.0).logo for n in range(40)}
+    assert drawn <= set(range(1, len(LOGOS) + 1)) and len(drawn) > 2
+    assert emblem_set(dice, (1, 3), 1.0) == emblem_set(dice, (1, 3), 1.0)
+
+
 def test_face_data_drawn_in_other_shades_is_redone(tmp_path):
     """`--face-shades wide` draws other dice: scenes and board frames drawn in renderer 5's
     shades are drawn again, and the wide ones are kept once drawn."""

@@ -218,6 +218,11 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["train", "--face-logo-sixes", "1.5"], "train.bad-option", "$.face_logo_sixes"),
         (["train", "--face-long-pips", "-0.1"], "train.bad-option", "$.face_long_pips"),
         (["train", "--face-translucent", "2"], "train.bad-option", "$.face_translucent"),
+        (
+            ["train", "--face-board-logo-sixes", "2"],
+            "train.bad-option",
+            "$.face_board_logo_sixes",
+        ),
         (["eval", "--tables", "/nonexistent"], "eval.no-set", "$.tables"),
         (
             ["eval", "--finder", "--board-px-per-mm", "1.75", "--tables", "."],
@@ -244,6 +249,7 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         "train-logo-sixes",
         "train-long-pips",
         "train-translucent",
+        "train-board-logo-sixes",
         "eval-tables",
         "eval-finder-scale",
         "eval-photos",

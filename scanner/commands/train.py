@@ -171,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             "$.face_shades",
         )
     shares = ("world", "face_world", "logo_sixes", "face_logo_sixes")
-    for share in (*shares, "face_long_pips", "face_translucent"):
+    for share in (*shares, "face_long_pips", "face_translucent", "face_board_logo_sixes"):
         if not 0 <= getattr(args, share) <= 1:
             option = "--" + share.replace("_", "-")
             raise InputError("train.bad-option", f"{option} must be a share 0..1", f"$.{share}")
@@ -298,6 +298,7 @@ def run(args: argparse.Namespace) -> int:
             board_glare=args.face_board_glare,
             board_max_tilt=args.face_board_max_tilt,
             board_others=args.face_board_others,
+            board_logo_sixes=args.face_board_logo_sixes,
         )
         best = face_train.train(
             train_set,

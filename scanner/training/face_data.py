@@ -9,13 +9,21 @@ caching on disk, is scanner.training.face_sets's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
-from scanner.synth.table import MAX_TILT_DEG, PIPS, mid_game_states, random_dice, render_table
+from scanner.synth.dice import LOGOS
+from scanner.synth.table import (
+    MAX_TILT_DEG,
+    PIPS,
+    DiceSet,
+    mid_game_states,
+    random_dice,
+    render_table,
+)
 from scanner.vision.boxes import iou_matrix
 from scanner.vision.evaluate import read_truth
 from scanner.vision.face import COLOR_CLASSES, CROP, crop_transform, face_crops, scene_light
@@ -212,6 +220,7 @@ def board_crops(
     glare: float = 0.0,
     max_tilt: float = MAX_TILT_DEG,
     others: int = 0,
+    logo_sixes: float = 0.0,
 ) -> CropSet:
     """Crops from the rectified board as `alea scan` sees it: whole-table frames of mid-game
     states under random cameras and light (scanner.synth.table), located by their markers and
@@ -226,7 +235,8 @@ def board_crops(
     `shades` names the dice's ranges (scanner.synth.dice.SHADE_CHOICES); `max_tilt` how far the
     cameras may lean, in degrees. With `others`, each
     frame holds up to that many dice of no player's colour anywhere on the sheet (`other_dice`),
-    labelled `other`: without them a reader taught on boards alone forgets that class."""
+    labelled `other`: without them a reader taught on boards alone forgets that class.
+    `logo_sixes` of the frames' sets print a maker's emblem on every six (`emblem_set`)."""
     from scanner.synth.arrange import lay_out
     from scanner.vision.calibrate import calibrate
     from scanner.vision.layout import default_layout
@@ -240,6 +250,7 @@ def board_crops(
         state = next(states)
         if others:
             dice = other_dice(rng, dice, lay_out(state, layout, (seed, n)), layout, others)
+        dice = emblem_set(dice, (seed, n), logo_sixes)
         lamp = float(sheen * rng.uniform(0, 1)) if sheen else 0.0
         wide = float(glare * rng.uniform(0, 1)) if glare and rng.uniform() < 0.5 else 0.0
         frame = render_table(
@@ -253,6 +264,17 @@ def board_crops(
         found = detector.propose(board) if detector is not None else np.zeros((0, 4))
         parts.append(crops_from_image(board, truth, values, colors, found, rng, copies, jitter))
     return CropSet.concat(parts)
+
+
+def emblem_set(dice: DiceSet, seed: tuple[int, int], share: float) -> DiceSet:
+    """`dice`, with `share` of the time one maker's emblem on every six (`DiceSet.logo`), drawn
+    from a stream of its own (`seed` + 6): 0 takes no random number, the frames of before."""
+    if not share:
+        return dice
+    rng = np.random.default_rng((*seed, 6))
+    if rng.random() >= share:
+        return dice
+    return replace(dice, logo=int(rng.integers(1, len(LOGOS) + 1)))
 
 
 def _class(name: str) -> str:

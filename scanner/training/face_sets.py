@@ -56,6 +56,7 @@ def prepare(
     board_glare: float = 0.0,
     board_max_tilt: float = MAX_TILT_DEG,
     board_others: int = 0,
+    board_logo_sixes: float = 0.0,
 ) -> tuple[CropSet, dict[str, CropSet]]:
     """Render (once) and cut (once) the reader's data; returns (train set, validation sets).
 
@@ -69,7 +70,8 @@ def prepare(
     lays a lamp's sheen over the board frames' dice, training and validation alike
     (face_data.board_crops), and `board_glare` a wide lamp's glare over half the frames' top
     faces; `board_max_tilt` lets their cameras lean that far, and `board_others` lays up to
-    that many dice of no player's colour on each. `shades` names the ranges every
+    that many dice of no player's colour on each, and `board_logo_sixes` of them
+    print an emblem on their sets' sixes. `shades` names the ranges every
     game colour is drawn in, scenes and board frames alike (scanner.synth.dice.SHADE_CHOICES).
     With `synth_n` 0 only board frames are drawn: the data of a reader for the board alone,
     fine-tuned from another (`face_train.train`'s `init`).
@@ -100,6 +102,7 @@ def prepare(
         "glare": board_glare,
         "max_tilt": board_max_tilt,
         "others": board_others,
+        "logo_sixes": board_logo_sixes,
     }
     if _boards_drawn(out) != boards_now:  # cut under another lamp or shades: cut again
         for name in ("train_board", "val_board"):
@@ -123,6 +126,7 @@ def prepare(
                 glare=board_glare,
                 max_tilt=board_max_tilt,
                 others=board_others,
+                logo_sixes=board_logo_sixes,
             ).save(path)
         if path.exists():
             sets[name] = CropSet.load(path)
@@ -268,13 +272,14 @@ def _drawn(synth: Path) -> dict:
 
 def _boards_drawn(out: Path) -> dict:
     """How the board frames on disk were drawn (frames cut before this was written had no
-    sheen, no glare, the table renderer's lean, no dice of other colours, and renderer 5's
-    shades)."""
+    sheen, no glare, the table renderer's lean, no dice of other colours, renderer 5's shades
+    and no emblems)."""
     try:
         drawn = json.loads((out / "boards.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         drawn = {"sheen": 0.0}
-    return {"shades": "game", "glare": 0.0, "max_tilt": MAX_TILT_DEG, "others": 0, **drawn}
+    before = {"shades": "game", "glare": 0.0, "max_tilt": MAX_TILT_DEG, "others": 0}
+    return {**before, "logo_sixes": 0.0, **drawn}
 
 
 def _counts(synth: Path) -> tuple[int, int]:
