@@ -24,15 +24,14 @@ import json
 import statistics
 import time
 from collections import Counter
-from dataclasses import replace
 
 import numpy as np
 from tqdm import tqdm
 
-from scanner.synth.dice import LOGOS
 from scanner.synth.table import (
     MAX_TILT_DEG,
     DiceSet,
+    emblem_set,
     mid_game_states,
     random_dice,
     render_table,
@@ -105,9 +104,8 @@ def evaluate(
     sixes, sixes_lost = 0, 0
     for i, truth in enumerate(tqdm(held_out_states(frames, seed), desc="frames", disable=None)):
         dice = random_dice(np.random.default_rng((seed, i))) if random_sets else None
-        if emblems:  # one maker's emblem on every six, drawn apart so the frame is the same
-            logo = int(np.random.default_rng((seed, i, 6)).integers(1, len(LOGOS) + 1))
-            dice = replace(dice or DiceSet(), logo=logo)
+        if emblems:  # one maker's emblem on every six; the frame is otherwise the same
+            dice = emblem_set(dice or DiceSet(), (seed, i), 1.0)
         frame = render_table(truth, seed + 100_000 + i, dice=dice, max_tilt=max_tilt)
         # The profile `alea calibrate` made once; each photo is then located afresh from its
         # markers inside scan_image, as `alea scan` does: that is the timed work.

@@ -308,8 +308,7 @@ def test_board_frames_with_emblem_sixes_are_cut_again_and_only_the_sixes_change(
     sixes): the board crops cut without emblems are cut again; the sixes' crops change, the
     other dice's hardly (the frame's JPEG only), and 0 takes no random number."""
     from scanner.synth.dice import LOGOS
-    from scanner.synth.table import DiceSet
-    from scanner.training.face_data import emblem_set
+    from scanner.synth.table import DiceSet, emblem_set
     from scanner.training.face_sets import prepare
 
     def boards(share: float):

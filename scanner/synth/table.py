@@ -23,6 +23,7 @@ from scanner.synth.arrange import TooManyDice, TrueDie, die_rng, lay_out
 from scanner.synth.dice import (
     GAME_COLORS,
     GAME_SHADES,
+    LOGOS,
     DieStyle,
     game_pip,
     render_die,
@@ -238,6 +239,18 @@ def random_dice(rng: np.random.Generator, beyond: float = 0.0, shades: str = "ga
     }
     pips = {c: PIPS[int(rng.integers(2))] for c in GAME_COLORS}
     return DiceSet(bodies, pips)  # type: ignore[arg-type]
+
+
+def emblem_set(dice: DiceSet, seed: tuple[int, ...], share: float) -> DiceSet:
+    """`dice`, `share` of the time with one maker's emblem on every six (`DiceSet.logo`), drawn
+    from a stream of its own (`seed` + 6) so the frame's other draws stay as they were; 0 takes
+    no random number, and 1 always prints one."""
+    if not share:
+        return dice
+    rng = np.random.default_rng((*seed, 6))
+    if share < 1 and rng.random() >= share:
+        return dice
+    return replace(dice, logo=int(rng.integers(1, len(LOGOS) + 1)))
 
 
 # The two pip colours a set is drawn with: white or black.

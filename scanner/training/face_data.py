@@ -9,17 +9,16 @@ caching on disk, is scanner.training.face_sets's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
-from scanner.synth.dice import LOGOS
 from scanner.synth.table import (
     MAX_TILT_DEG,
     PIPS,
-    DiceSet,
+    emblem_set,
     mid_game_states,
     random_dice,
     render_table,
@@ -264,17 +263,6 @@ def board_crops(
         found = detector.propose(board) if detector is not None else np.zeros((0, 4))
         parts.append(crops_from_image(board, truth, values, colors, found, rng, copies, jitter))
     return CropSet.concat(parts)
-
-
-def emblem_set(dice: DiceSet, seed: tuple[int, int], share: float) -> DiceSet:
-    """`dice`, with `share` of the time one maker's emblem on every six (`DiceSet.logo`), drawn
-    from a stream of its own (`seed` + 6): 0 takes no random number, the frames of before."""
-    if not share:
-        return dice
-    rng = np.random.default_rng((*seed, 6))
-    if rng.random() >= share:
-        return dice
-    return replace(dice, logo=int(rng.integers(1, len(LOGOS) + 1)))
 
 
 def _class(name: str) -> str:
