@@ -156,6 +156,11 @@ def test_the_game_pages_seating_follows_the_language_switch(server, page):
     page switched to German (seen in a product run, session 22)."""
     page.goto(f"{server}/game", wait_until="domcontentloaded")
     grey = page.locator('[data-seat="grey"]')
+    # The seats are drawn by the page's script after the DOM is there: on a busy machine the
+    # button may still be empty when domcontentloaded fires (CI, session 35).
+    page.wait_for_function(
+        "document.querySelector('[data-seat=\"grey\"]')?.textContent.trim().length > 0"
+    )
     assert "grey" in grey.inner_text()
     page.locator("#lang").click()
     assert "Grau" in grey.inner_text()
