@@ -170,8 +170,15 @@ def run(args: argparse.Namespace) -> int:
             f"--face-shades must be one of {', '.join(SHADE_CHOICES)}",
             "$.face_shades",
         )
-    shares = ("world", "face_world", "logo_sixes", "face_logo_sixes")
-    for share in (*shares, "face_long_pips", "face_translucent", "face_board_logo_sixes"):
+    for share in (
+        "world",
+        "face_world",
+        "logo_sixes",
+        "face_logo_sixes",
+        "face_long_pips",
+        "face_translucent",
+        "face_board_logo_sixes",
+    ):
         if not 0 <= getattr(args, share) <= 1:
             option = "--" + share.replace("_", "-")
             raise InputError("train.bad-option", f"{option} must be a share 0..1", f"$.{share}")

@@ -278,8 +278,14 @@ def _boards_drawn(out: Path) -> dict:
         drawn = json.loads((out / "boards.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         drawn = {"sheen": 0.0}
-    before = {"shades": "game", "glare": 0.0, "max_tilt": MAX_TILT_DEG, "others": 0}
-    return {**before, "logo_sixes": 0.0, **drawn}
+    return {
+        "shades": "game",
+        "glare": 0.0,
+        "max_tilt": MAX_TILT_DEG,
+        "others": 0,
+        "logo_sixes": 0.0,
+        **drawn,
+    }
 
 
 def _counts(synth: Path) -> tuple[int, int]:
