@@ -2,7 +2,7 @@
 
     python benchmarks/eval_table.py [--frames 200] [--seed 9000] [--imgsz 0]
         [--model M] [--board-px-per-mm S] [--finder] [--max-tilt 20] [--random-dice]
-        [--face READER] [--emblems]
+        [--face READER] [--emblems] [--reference] [--emblem-reader R]
 
 Each frame is a mid-game board state from a random simulated game (2–5 players), drawn with a
 random camera pose, light and sensor (scanner.synth.table), never seen in training (its seeds
@@ -13,6 +13,10 @@ right, the per-die error, and the median latency per 1280×720 frame.
 from the side, as a webcam on a stand sees them) and each frame's dice one random set of the
 game's colours in shades of their ranges, white or black pips (synth.table.random_dice).
 `--emblems` prints one maker's emblem on every six of a frame (issue 19: real sets do).
+`--reference` reads each frame as a calibrated table does: with the palette learnt from a frame
+of the same table before the game, one die of each player's colour on its swatch square six up
+(`alea palette`), which also learns whose sixes are emblems (scanner.vision.sixes);
+`--emblem-reader` reads those with another emblem reader than the shipped one.
 Targets (issue 5): ≥ 95 % of states exactly right, per-die error ≤ 0.3 %, ≤ 200 ms.
 """
 
@@ -24,10 +28,13 @@ import json
 import statistics
 import time
 from collections import Counter
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 from tqdm import tqdm
 
+from scanner.synth.arrange import TrueDie
 from scanner.synth.table import (
     MAX_TILT_DEG,
     DiceSet,
@@ -36,9 +43,10 @@ from scanner.synth.table import (
     random_dice,
     render_table,
 )
-from scanner.vision.calibrate import calibrate
+from scanner.vision import sixes as sixes_module
+from scanner.vision.calibrate import BoardNotFound, calibrate
 from scanner.vision.layout import default_layout
-from scanner.vision.scan import scan_image
+from scanner.vision.scan import learn_colors, scan_image
 
 
 def held_out_states(n: int, seed: int) -> list:
@@ -68,6 +76,32 @@ def comparable(state) -> dict:
     return data
 
 
+def six_up_palette(truth, seed: int, dice, max_tilt: float, detect):
+    """The palette learnt from the same table before the game (the frame drawn with `seed` as
+    its look): one die of each player's colour on its swatch square, six up; None when the
+    board is not found there or no die is."""
+    layout = default_layout()
+    squares = tuple(
+        TrueDie(c, 6, "swatch", x, y, 0.4)
+        for c, (x, y, _) in layout.swatches.items()
+        if c in truth.players
+    )
+    empty = truth.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
+    ref = render_table(
+        empty,
+        (seed, 1),
+        look=seed,
+        dice=replace(dice or DiceSet(), loose=squares),
+        max_tilt=max_tilt,
+    )
+    try:
+        cal = calibrate(ref.image, layout)
+    except BoardNotFound:
+        return None
+    palette, taken = learn_colors(cal.rectify(ref.image), cal, detect)
+    return palette if taken else None
+
+
 def evaluate(
     frames: int,
     seed: int,
@@ -79,6 +113,7 @@ def evaluate(
     find: bool = False,
     face: str | None = None,
     emblems: bool = False,
+    reference: bool = False,
 ) -> dict:
     from scanner.vision.models import BOARD_MODEL, finder, load_detector
 
@@ -101,7 +136,7 @@ def evaluate(
         factor = board_px_per_mm / layout.px_per_mm
         detect = DiceDetector(model or BOARD_MODEL, imgsz=0, factor=factor, board=True)
     exact, dice_total, dice_wrong, times, failures = 0, 0, 0, [], []
-    sixes, sixes_lost = 0, 0
+    sixes, sixes_lost, palettes, emblem_colours = 0, 0, 0, 0
     for i, truth in enumerate(tqdm(held_out_states(frames, seed), desc="frames", disable=None)):
         dice = random_dice(np.random.default_rng((seed, i))) if random_sets else None
         if emblems:  # one maker's emblem on every six; the frame is otherwise the same
@@ -110,6 +145,11 @@ def evaluate(
         # The profile `alea calibrate` made once; each photo is then located afresh from its
         # markers inside scan_image, as `alea scan` does: that is the timed work.
         cal = calibrate(frame.image, layout)
+        if reference:
+            palette = six_up_palette(truth, seed + 100_000 + i, dice, max_tilt, detect)
+            palettes += palette is not None
+            emblem_colours += len(palette.emblems) if palette is not None else 0
+            cal = replace(cal, palette=palette)
         start = time.perf_counter()
         reading = scan_image(frame.image, cal, detect, list(truth.players))
         times.append((time.perf_counter() - start) * 1000)
@@ -148,6 +188,10 @@ def evaluate(
         "max_tilt": max_tilt,
         "random_dice": random_sets,
         "emblems": emblems,
+        "reference": reference,
+        "palettes_learnt": palettes,
+        "emblem_colours_learnt": emblem_colours,
+        "emblem_reader": str(sixes_module.EMBLEM_MODEL) if reference else None,
         "failures": failures,
     }
 
@@ -184,7 +228,19 @@ if __name__ == "__main__":
     ap.add_argument(
         "--emblems", action="store_true", help="a frame's sixes one maker's emblem (DiceSet.logo)"
     )
+    ap.add_argument(
+        "--reference",
+        action="store_true",
+        help="read with the palette learnt before the game, each colour's die six up",
+    )
+    ap.add_argument("--emblem-reader", default=None, help="the emblem reader (ONNX) to learn with")
     a = ap.parse_args()
+    if a.emblem_reader:
+        if not a.reference:
+            ap.error("--emblem-reader reads only with --reference")
+        if not Path(a.emblem_reader).is_file():
+            ap.error(f"no emblem reader at {a.emblem_reader}")
+        sixes_module.EMBLEM_MODEL = Path(a.emblem_reader)
     if a.face and (a.finder or a.board_px_per_mm):
         ap.error("--face reads behind the full-scale detector: no --finder, --board-px-per-mm")
     if a.finder and (a.board_px_per_mm or a.imgsz):
@@ -200,5 +256,6 @@ if __name__ == "__main__":
         a.finder,
         a.face,
         a.emblems,
+        a.reference,
     )
     print(json.dumps(result, indent=1))

@@ -111,7 +111,7 @@ def take_palette():
         none_taken = InputError(
             "palette.no-dice",
             "no die lies on a swatch square: set one die of each player's colour on the "
-            "square named after it",
+            "square named after it, six up",
         )
         return jsonify(none_taken.to_json()), 400
     write_json(path, palette.to_json())

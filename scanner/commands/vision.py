@@ -223,7 +223,7 @@ def run_palette(args: argparse.Namespace) -> int:
         raise InputError(
             "palette.no-dice",
             "no die lies on a swatch square: set one die of each player's colour on the "
-            "square named after it",
+            "square named after it, six up",
             "$.image",
         )
     out = Path(args.out or args.calibration)

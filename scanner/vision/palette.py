@@ -465,6 +465,8 @@ class Palette:
     colors: Mapping[str, tuple[float, float, float]]
     limits: Mapping[str, float] = field(default_factory=dict)
     source: str = "built-in"  # or "table": taken with dice set down on the sheet
+    # The colours whose set prints an emblem on its six, seen at the table (scanner.vision.sixes).
+    emblems: frozenset[str] = frozenset()
 
     def limit(self, color: str) -> float:
         return float(self.limits.get(color, MAX_DISTANCE))
@@ -525,17 +527,21 @@ class Palette:
             spread = float(distances(labs, centre[None]).max()) if len(labs) > 1 else 0.0
             colors[color] = (float(centre[0]), float(centre[1]), float(centre[2]))
             limits[color] = max(TABLE_DISTANCE, 3 * spread)
-        return Palette(colors, limits, "table")
+        emblems = self.emblems if self.source == "table" else frozenset()
+        return Palette(colors, limits, "table", emblems)
 
     # ------------------------------------------------------------------------------- JSON
     def to_json(self) -> dict:
-        return {
+        out: dict[str, Any] = {
             "source": self.source,
             "colors": {
                 c: {"lab": [round(v, 2) for v in lab], "limit": round(self.limit(c), 2)}
                 for c, lab in self.colors.items()
             },
         }
+        if self.emblems:
+            out["emblem_sixes"] = sorted(self.emblems, key=PLAYER_COLORS.index)
+        return out
 
     @classmethod
     def from_json(cls, data: Any, path: str = "$") -> Palette:
@@ -559,8 +565,14 @@ class Palette:
                 raise InputError("schema.type", "lab is 3 numbers, limit a number 0..200", where)
             colors[color] = (float(lab[0]), float(lab[1]), float(lab[2]))
             limits[color] = float(limit)
+        emblems = data.get("emblem_sixes", [])
+        if not isinstance(emblems, list) or not all(c in PLAYER_COLORS for c in emblems):
+            raise InputError(
+                "value.color", "emblem_sixes is a list of player colours", f"{path}.emblem_sixes"
+            )
         source = data.get("source", "table")
-        return cls(colors, limits, source if source in ("table", "built-in") else "table")
+        source = source if source in ("table", "built-in") else "table"
+        return cls(colors, limits, source, frozenset(emblems))
 
 
 def _finite(v: Any) -> bool:

@@ -22,9 +22,11 @@ from scanner.vision.palette import (
     body_colors,
     held_glare,
     sheet_light,
+    swatch_at,
     take_reference,
     top_faces,
 )
+from scanner.vision.sixes import emblem_colors, read_emblems
 from scanner.vision.tracking import Calibrator
 
 Detect = Callable[[np.ndarray], Dice]
@@ -113,6 +115,8 @@ def read_board_image(
         if sure is not None:
             sure = np.where(np.array(fill)[:, None], dice.confidence[:, None], sure)[:, 0]
         dice = replace(dice, color=colors, confidence=dice.confidence if sure is None else sure)
+        if palette.emblems:  # sets whose six is an emblem, seen at calibration
+            dice = read_emblems(board_image, dice, palette.emblems)
     return read_board(dice, cal.layout, players, cal.camera_position())
 
 
@@ -120,16 +124,21 @@ def learn_colors(
     board_image: np.ndarray, cal: Calibration, detect: Detect, palette: Palette | None = None
 ) -> tuple[Palette, list[str]]:
     """The palette learnt from the dice lying on the sheet's swatch squares of a rectified
-    board (one die of each colour on its square), and the colours taken; colours with no die
-    on their square keep what `palette` had. A board detector hands over to the full-scale
-    one here (`models.at_full_scale`)."""
+    board (one die of each colour on its square, six up), and the colours taken; colours with
+    no die on their square keep what `palette` had. Each taken colour's six is learnt too: an
+    emblem or pips (`sixes.emblem_colors`). A board detector hands over to the full-scale one
+    here (`models.at_full_scale`)."""
     from scanner.vision.models import at_full_scale
 
     reading = read_board_image(board_image, cal, at_full_scale(detect), None)
     dice = reading.dice
-    return take_reference(
+    learnt, taken = take_reference(
         board_image, dice.xyxy, dice.data["center_mm"], cal.layout, palette, cal.camera_position()
     )
+    on_swatch = [swatch_at(cal.layout, c) for c in dice.data.get("center_mm", [])]
+    seen = emblem_colors(board_image, dice, on_swatch) & set(taken)
+    emblems = (learnt.emblems - set(taken)) | seen
+    return replace(learnt, emblems=frozenset(emblems)), taken
 
 
 def with_image_boxes(dice: Dice, cal: Calibration) -> Dice:

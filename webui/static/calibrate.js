@@ -102,8 +102,11 @@ function showPalette(palette) {
   const box = document.getElementById("palette-state");
   const learnt = palette ? Object.keys(palette.colors) : [];
   box.dataset.palette = learnt.join(" ");
+  const emblems = (palette && palette.emblem_sixes) || [];
+  box.dataset.emblems = emblems.join(" ");
   box.replaceChildren(learnt.length
-    ? el("span", {}, `${t("cal.learnt")} `, ...learnt.map((c) => die(c, "")))
+    ? el("span", {}, `${t("cal.learnt")} `, ...learnt.map((c) => die(c, "")),
+      ...(emblems.length ? [` · ${t("cal.emblems")} `, ...emblems.map((c) => die(c, "6"))] : []))
     : t("cal.not-learnt"));
 }
 async function colours(body) {
