@@ -177,6 +177,28 @@ def test_the_calibrate_pages_colour_state_follows_the_language_switch(server, pa
     assert "Noch nicht angelernt" in state.inner_text()
 
 
+def test_the_calibrate_page_names_the_sets_whose_six_is_an_emblem(server, page):
+    """A palette learnt with emblem sixes (scanner.vision.sixes) says so, in both languages."""
+    learnt = {
+        "source": "table",
+        "colors": {c: {"lab": [50.0, 0.0, 0.0], "limit": 18.0} for c in ("grey", "blue")},
+        "emblem_sixes": ["blue"],
+    }
+    page.route(
+        "**/api/palette",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps({"palette": learnt})
+        ),
+    )
+    page.goto(f"{server}/calibrate", wait_until="domcontentloaded")
+    state = page.locator("#palette-state")
+    page.wait_for_function("document.getElementById('palette-state').dataset.palette")
+    assert state.get_attribute("data-emblems") == "blue"
+    assert "sixes with an emblem" in state.inner_text()
+    page.locator("#lang").click()
+    assert "Sechsen mit Emblem" in state.inner_text()
+
+
 def test_referee_flags_an_illegal_placement_and_applies_a_legal_one(server, page):
     page.goto(f"{server}/referee", wait_until="domcontentloaded")
     # grey lays 3-4-5 in the Senatus through the board editor.
