@@ -22,13 +22,13 @@ import numpy as np
 from scanner.shipped import shipped
 from scanner.vision.dice import Dice
 
-# A face reader (`alea train --stage face`) taught sixes with an emblem among its scenes and
-# board frames (`--face-logo-sixes`): model card, "The players' own sixes".
+# A face reader (`alea train --stage face`) taught emblem sixes on its board frames
+# (`--face-board-logo-sixes`), chosen on validation tables: model card, "The players' own sixes".
 EMBLEM_MODEL = shipped("models/emblem.onnx")
 # A swatch die the reader reads as a six this sure of (its value's confidence, how often such a
-# reading is right: scanner.vision.certainty) has pips. On validation reference frames every
-# six with pips read at 0.96 or more, every emblem the reader took for a six at 0.54 or less
-# (model card, "The players' own sixes").
+# reading is right: scanner.vision.certainty) has pips: the reader takes a few emblems for
+# sixes, never surely. Chosen on validation reference frames (model card, "The players' own
+# sixes").
 SURE_SIX = 0.9
 
 
