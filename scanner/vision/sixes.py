@@ -6,9 +6,9 @@ reads them, but also takes a real three whose pips the light draws long for a si
 "Emblem sixes"), so it cannot be every table's reader. The table tells which sets need it, as
 it tells their colours (`scanner.vision.palette`): at colour calibration each player's die
 lies on its swatch square six up; where the emblem reader reads that die as a six and the
-reader does not (or not surely), that colour's six is an emblem (`emblem_colors`). From then on the dice of
-that colour the reader reads as no six are read again by the emblem reader (`read_emblems`).
-A table whose sixes have pips never meets the emblem reader.
+reader does not (or not surely), that colour's six is an emblem (`emblem_colors`). From then
+on the dice of that colour the reader reads as no six are read again by the emblem reader
+(`read_emblems`). A table whose sixes have pips never meets the emblem reader.
 """
 
 from __future__ import annotations
