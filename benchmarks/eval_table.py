@@ -136,7 +136,7 @@ def evaluate(
         factor = board_px_per_mm / layout.px_per_mm
         detect = DiceDetector(model or BOARD_MODEL, imgsz=0, factor=factor, board=True)
     exact, dice_total, dice_wrong, times, failures = 0, 0, 0, [], []
-    sixes, sixes_lost, palettes, emblem_colours = 0, 0, 0, 0
+    sixes, sixes_lost, sixes_added, palettes, emblem_colours = 0, 0, 0, 0, 0
     for i, truth in enumerate(tqdm(held_out_states(frames, seed), desc="frames", disable=None)):
         dice = random_dice(np.random.default_rng((seed, i))) if random_sets else None
         if emblems:  # one maker's emblem on every six; the frame is otherwise the same
@@ -160,6 +160,7 @@ def evaluate(
         dice_wrong += wrong
         sixes += sum(n for k, n in want_dice.items() if k[-1] == 6)
         sixes_lost += sum(n for k, n in (want_dice - got_dice).items() if k[-1] == 6)
+        sixes_added += sum(n for k, n in (got_dice - want_dice).items() if k[-1] == 6)
         if comparable(got) == comparable(truth):
             exact += 1
         elif len(failures) < 10:
@@ -178,6 +179,7 @@ def evaluate(
         "per_die_error": round(dice_wrong / max(dice_total, 1), 5),
         "sixes": sixes,
         "sixes_not_read": sixes_lost,
+        "sixes_read_where_none_is": sixes_added,
         "median_ms_per_frame": round(statistics.median(times), 1),
         "p95_ms_per_frame": round(sorted(times)[int(0.95 * (len(times) - 1))], 1),
         "imgsz": imgsz,
