@@ -194,7 +194,8 @@ def _palette_args(p: argparse.ArgumentParser) -> None:
 
 @command(
     "palette",
-    "Learn the players' dice colours at this table from dice set on the sheet's swatch squares.",
+    "Learn the players' dice colours at this table from dice set on the sheet's swatch squares "
+    "six up, and whether each set's six is an emblem.",
     _palette_args,
 )
 def run_palette(args: argparse.Namespace) -> int:
