@@ -19,6 +19,7 @@ from scanner.synth.table import DiceSet, mid_game_states, render_table
 from scanner.vision import palette as P
 from scanner.vision import sixes
 from scanner.vision.calibrate import calibrate
+from scanner.vision.dice import Dice
 from scanner.vision.layout import default_layout
 from scanner.vision.scan import learn_colors, scan_image
 
@@ -98,6 +99,32 @@ def test_a_one_set_down_for_the_six_learns_no_emblem(detect):
     ones (were it learnt, the emblem reader would look at that colour's ones again)."""
     ref, _ = table(8009, 5, up=1)
     assert learnt(ref, detect).emblems == frozenset()
+
+
+def test_the_swatch_verdict_needs_the_emblem_readers_six_and_the_readers_doubt(monkeypatch):
+    """Per swatch die: (the reader's value, its value confidence, the emblem reader's P(six))."""
+    swatch = {
+        "grey": (1, 0.9995, 0.9),  # an emblem the reader surely takes for a one
+        "brown": (6, 0.5, 0.8),  # an emblem the reader takes for a six, unsure
+        "blue": (6, 0.9995, 0.99),  # six pips: both read a six, the reader surely
+        "green": (5, 0.25, 0.45),  # a glared five: the emblem reader's six below even odds
+        "yellow": (3, 0.9995, 0.05),  # a three left up
+    }
+    n = len(swatch)
+    p_six = np.array([p for _, _, p in swatch.values()])
+    p_value = np.column_stack([np.tile((1 - p_six) / 5, (5, 1)).T, p_six])
+    monkeypatch.setattr(sixes, "emblem_reader", lambda: object())
+    monkeypatch.setattr(sixes, "_read", lambda reader, board, dice, idx: p_value[idx])
+    dice = Dice(
+        np.tile([0.0, 0.0, 10.0, 10.0], (n, 1)),
+        np.array([v for v, _, _ in swatch.values()]),
+        np.full(n, 0.9),
+        list(swatch),
+        {"value_confidence": np.array([c for _, c, _ in swatch.values()])},
+    )
+    board = np.zeros((20, 20, 3), np.uint8)
+    assert sixes.emblem_colors(board, dice, list(swatch)) == {"grey", "brown"}
+    assert sixes.emblem_colors(board, dice, [None] * n) == set()
 
 
 def test_a_new_reference_keeps_the_emblems_of_colours_it_did_not_take():

@@ -30,6 +30,10 @@ EMBLEM_MODEL = shipped("models/emblem.onnx")
 # sixes, never surely. Chosen on validation reference frames (model card, "The players' own
 # sixes").
 SURE_SIX = 0.9
+# The emblem reader's P(six) a swatch die needs to be an emblem: at least even odds. Under a
+# lamp's glare it reads a die left another face up as a six at odds no emblem needed (model
+# card, "The players' own sixes").
+EMBLEM_SIX = 0.5
 
 
 def emblem_reader():
@@ -45,16 +49,16 @@ def _open(path: str):
 
 
 def emblem_colors(board: np.ndarray, dice: Dice, on_swatch: Iterable[str | None]) -> set[str]:
-    """The colours whose swatch die, set down six up, the emblem reader reads as six and the
-    reader as no six, or as a six it is not sure of (`SURE_SIX`): those sets print an emblem on
-    their six. `dice` is the reading of a rectified board, `on_swatch` the swatch colour each
-    die lies on (None: off the swatches)."""
+    """The colours whose swatch die, set down six up, the emblem reader reads as six at even
+    odds or better (`EMBLEM_SIX`) and the reader as no six, or as a six it is not sure of
+    (`SURE_SIX`): those sets print an emblem on their six. `dice` is the reading of a
+    rectified board, `on_swatch` the swatch colour each die lies on (None: off the swatches)."""
     reader = emblem_reader()
     where = list(on_swatch)
     idx = [i for i, c in enumerate(where) if c is not None]
     if reader is None or not idx:
         return set()
-    sixes = _read(reader, board, dice, idx).argmax(1) == 5
+    sixes = _read(reader, board, dice, idx)[:, 5] >= EMBLEM_SIX
     sure = np.asarray(dice.data.get("value_confidence", dice.confidence), np.float64).reshape(-1)
     verdict: dict[str, bool] = {}
     for i, six in zip(idx, sixes, strict=True):
