@@ -55,9 +55,14 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scanner.rules.components import PLAYER_COLORS  # noqa: E402
-from scanner.synth.arrange import TrueDie  # noqa: E402
 from scanner.synth.dice import OTHER_COLORS, other_colors  # noqa: E402
-from scanner.synth.table import mid_game_states, random_dice, render_table  # noqa: E402
+from scanner.synth.table import (  # noqa: E402
+    before_the_game,
+    mid_game_states,
+    on_swatches,
+    random_dice,
+    render_table,
+)
 from scanner.vision import palette as P  # noqa: E402
 from scanner.vision import scan as S  # noqa: E402
 from scanner.vision.calibrate import BoardNotFound, calibrate  # noqa: E402
@@ -234,10 +239,8 @@ def measure(args: argparse.Namespace) -> Counter:
     for n in tqdm(range(args.frames), desc="frames", disable=None):
         state = next(states)
         dice = replace(random_dice(rng, args.beyond), mixed=args.mixed)
-        squares = tuple(
-            TrueDie(c, 3, "swatch", x, y, 0.4) for c, (x, y, _) in layout.swatches.items()
-        )
-        empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
+        squares = on_swatches(layout, 3)
+        empty = before_the_game(state)
         look = (args.seed, n)
         drawn = {} if args.max_tilt is None else {"max_tilt": args.max_tilt}
         drawn |= {"sheen": args.sheen} if args.sheen else {}

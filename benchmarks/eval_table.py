@@ -34,12 +34,13 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from scanner.synth.arrange import TrueDie
 from scanner.synth.table import (
     MAX_TILT_DEG,
     DiceSet,
+    before_the_game,
     emblem_set,
     mid_game_states,
+    on_swatches,
     random_dice,
     render_table,
 )
@@ -81,14 +82,9 @@ def six_up_palette(truth, seed: int, dice, max_tilt: float, detect):
     its look): one die of each player's colour on its swatch square, six up; None when the
     board is not found there or no die is."""
     layout = default_layout()
-    squares = tuple(
-        TrueDie(c, 6, "swatch", x, y, 0.4)
-        for c, (x, y, _) in layout.swatches.items()
-        if c in truth.players
-    )
-    empty = truth.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
+    squares = on_swatches(layout, 6, truth.players)
     ref = render_table(
-        empty,
+        before_the_game(truth),
         (seed, 1),
         look=seed,
         dice=replace(dice or DiceSet(), loose=squares),

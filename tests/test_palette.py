@@ -18,7 +18,13 @@ from scanner.errors import InputError
 from scanner.rules.components import PLAYER_COLORS
 from scanner.synth.arrange import TrueDie
 from scanner.synth.dice import DieStyle, render_die
-from scanner.synth.table import DiceSet, mid_game_states, render_table
+from scanner.synth.table import (
+    DiceSet,
+    before_the_game,
+    mid_game_states,
+    on_swatches,
+    render_table,
+)
 from scanner.vision import palette as P
 from scanner.vision.calibrate import Calibration, calibrate
 from scanner.vision.layout import Layout, default_layout
@@ -355,10 +361,13 @@ def frames(seed, glare=0.0):
     light, with the odd dice of BODIES / SWAPPED and a purple die on the sheet; `glare`, a lamp
     wider than a die mirrored by the glossy top faces in a patch of both (`render_table`)."""
     state = next(itertools.islice(mid_game_states(seed), 0, None))
-    on_squares = tuple(TrueDie(c, 3, "swatch", x, y, 0.3) for c, (x, y, _) in LAY.swatches.items())
-    empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
+    on_squares = on_swatches(LAY, 3, yaw=0.3)
     ref = render_table(
-        empty, seed, look=seed, dice=DiceSet(BODIES, SWAPPED, on_squares), glare=glare
+        before_the_game(state),
+        seed,
+        look=seed,
+        dice=DiceSet(BODIES, SWAPPED, on_squares),
+        glare=glare,
     )
     purple = (TrueDie("purple", 5, "none", 150, 252, 0.2),)
     game = render_table(

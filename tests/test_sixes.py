@@ -14,8 +14,13 @@ import numpy as np
 import pytest
 
 from scanner.errors import InputError
-from scanner.synth.arrange import TrueDie
-from scanner.synth.table import DiceSet, mid_game_states, render_table
+from scanner.synth.table import (
+    DiceSet,
+    before_the_game,
+    mid_game_states,
+    on_swatches,
+    render_table,
+)
 from scanner.vision import palette as P
 from scanner.vision import sixes
 from scanner.vision.calibrate import calibrate
@@ -42,13 +47,10 @@ def table(seed: int, logo: int, up: int = 6):
     """A reference frame (each player's die on its square, `up` on top) and a game frame of
     one table, every six of its set the emblem `logo` (0: six pips)."""
     state = next(itertools.islice(mid_game_states(seed), 0, None))
-    squares = tuple(
-        TrueDie(c, up, "swatch", x, y, 0.3)
-        for c, (x, y, _) in LAY.swatches.items()
-        if c in state.players
+    squares = on_swatches(LAY, up, state.players, yaw=0.3)
+    ref = render_table(
+        before_the_game(state), (seed, 1), look=seed, dice=DiceSet(loose=squares, logo=logo)
     )
-    empty = state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
-    ref = render_table(empty, (seed, 1), look=seed, dice=DiceSet(loose=squares, logo=logo))
     game = render_table(state, seed, dice=DiceSet(logo=logo))
     return ref, game
 

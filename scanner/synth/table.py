@@ -11,7 +11,7 @@ cut from these frames to train a detector are written by scanner.synth.board_til
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -251,6 +251,23 @@ def emblem_set(dice: DiceSet, seed: tuple[int, ...], share: float) -> DiceSet:
     if share < 1 and rng.random() >= share:
         return dice
     return replace(dice, logo=int(rng.integers(1, len(LOGOS) + 1)))
+
+
+def on_swatches(
+    layout: Layout, value: int, colors: Collection[str] | None = None, yaw: float = 0.4
+) -> tuple[TrueDie, ...]:
+    """One die of each colour (`colors`, or every swatch's) on its swatch square of the sheet,
+    `value` up: what a reference frame holds when the palette is taken (`alea palette`)."""
+    return tuple(
+        TrueDie(c, value, "swatch", x, y, yaw)
+        for c, (x, y, _) in layout.swatches.items()
+        if colors is None or c in colors
+    )
+
+
+def before_the_game(state: BoardState) -> BoardState:
+    """`state` with no die in any building: the sheet as it lies when the palette is taken."""
+    return state.with_(templum={}, senatus={}, castrum=[], forum=[], latrina={})
 
 
 # The two pip colours a set is drawn with: white or black.

@@ -131,11 +131,11 @@ def learn_colors(
     from scanner.vision.models import at_full_scale
 
     reading = read_board_image(board_image, cal, at_full_scale(detect), None)
-    dice = reading.dice
+    dice, centres = reading.dice, reading.dice.data["center_mm"]
     learnt, taken = take_reference(
-        board_image, dice.xyxy, dice.data["center_mm"], cal.layout, palette, cal.camera_position()
+        board_image, dice.xyxy, centres, cal.layout, palette, cal.camera_position()
     )
-    on_swatch = [swatch_at(cal.layout, c) for c in dice.data.get("center_mm", [])]
+    on_swatch = [swatch_at(cal.layout, c) for c in centres]
     seen = emblem_colors(board_image, dice, on_swatch) & set(taken)
     emblems = (learnt.emblems - set(taken)) | seen
     return replace(learnt, emblems=frozenset(emblems)), taken
