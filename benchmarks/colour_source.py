@@ -92,11 +92,13 @@ ROWS: dict[str, dict] = {
     "table palette, the rim's glare taken off": {**NO_GLARE, "GLARE_OFF": True},
     "table palette, before session 33": {"READER_CHOOSES": 0.0},
     "table palette, the reader chooses within its limit": {"READER_CHOOSES": 1.0},
+    "table palette, before session 37": {"READER_SECOND": 0.0},
 }
 # Each switch and the module it lives in.
 SWITCHES = {"WHITE_ACROSS_SHEET": P, "TOP_FACE": P, "READER_FOR_UNTAKEN": S}
 SWITCHES |= {"AGREE_REACH": P, "DISAGREE_REACH": P, "GLARE_REACH": P, "GLARE_FROM_RIM": P}
 SWITCHES |= {"GLARE_RIM_HUE": P, "GLARE_OFF": P, "READER_CHOOSES": P}
+SWITCHES |= {"READER_SECOND": P, "SECOND_NOT_FOR": P}
 SHIPPED = {k: getattr(module, k) for k, module in SWITCHES.items()}
 
 

@@ -89,11 +89,16 @@ def _three_references() -> P.Palette:
 
 def _paler_green(pal: P.Palette, times: float) -> np.ndarray:
     """The green die mixed with white until it lies `times` the green limit from its reference."""
-    green = np.array(BODIES["green"])
+    return _paler(pal, times, "green")
+
+
+def _paler(pal: P.Palette, times: float, color: str) -> np.ndarray:
+    """The `color` die mixed with white until it lies `times` its limit from its reference."""
+    body = np.array(BODIES[color])
     for t in np.linspace(0, 1, 2001):
-        rgb = green + t * (1 - green)
-        d = P.distances(P.srgb_to_lab(rgb[None]), np.array([pal.colors["green"]]))[0, 0]
-        if d >= times * pal.limit("green"):
+        rgb = body + t * (1 - body)
+        d = P.distances(P.srgb_to_lab(rgb[None]), np.array([pal.colors[color]]))[0, 0]
+        if d >= times * pal.limit(color):
             return rgb
     raise AssertionError("never that far")
 
@@ -130,6 +135,40 @@ def test_the_readers_no_player_holds_outside_the_disagree_reach(monkeypatch):
     assert pal.name(dice) == ["green", "green"]
     # A reader naming another colour, far from that colour's reference, disagrees just as much.
     assert pal.name(dice, reader=["blue", "blue"]) == ["green", None]
+
+
+def _reader_p(**p: float) -> np.ndarray:
+    """The reader's probabilities over PLAYER_COLORS and none, from the ones named (rest 0)."""
+    return np.array([p.get(c, 0.0) for c in (*PLAYER_COLORS, "other")])
+
+
+def test_the_readers_runner_up_lets_the_palette_name_a_die_within_its_limit(monkeypatch):
+    """`READER_SECOND` (shipped 0.2; 0 is the row "before session 37" of colour_source.py): a
+    die within its nearest reference's limit but beyond `DISAGREE_REACH` of it, which the reader
+    names no player's colour or another player's colour it does not choose, is named that
+    reference's colour when the reader gives that colour at least READER_SECOND; a die the
+    reader gives less, one beyond the limit, or one nearest the grey reference
+    (`SECOND_NOT_FOR`) stays unknown."""
+    pal = _three_references()
+    inside, beyond = _paler_green(pal, 0.7), _paler_green(pal, 1.1)
+    dice = np.array([inside, inside, beyond])
+    runner_up = np.array(
+        [_reader_p(other=0.7, green=0.25), _reader_p(other=0.95, green=0.05)]
+        + [_reader_p(other=0.7, green=0.3)]
+    )
+    assert P.READER_SECOND == 0.2
+    assert pal.name(dice, reader=[None] * 3, reader_p=runner_up) == ["green", None, None]
+    # Another player's colour the reader names, far from that colour's reference (blue).
+    blue = np.array([_reader_p(blue=0.6, green=0.4), _reader_p(blue=0.97, green=0.03)])
+    assert pal.name(dice[:2], reader=["blue", "blue"], reader_p=blue) == ["green", None]
+    # Not for grey: the reader puts grey second on white and black dice of no player's colour.
+    grey = _paler(pal, 0.7, "grey")
+    assert pal.name(grey, reader=[None], reader_p=_reader_p(other=0.6, grey=0.4)[None]) == [None]
+    monkeypatch.setattr(P, "SECOND_NOT_FOR", frozenset())
+    assert pal.name(grey, reader=[None], reader_p=_reader_p(other=0.6, grey=0.4)[None]) == ["grey"]
+    monkeypatch.setattr(P, "READER_SECOND", 0.0)
+    assert pal.name(dice, reader=[None] * 3, reader_p=runner_up) == [None, None, None]
+    assert pal.name(dice[:2], reader=["blue", "blue"], reader_p=blue) == [None, None]
 
 
 def _greyish_brown() -> tuple[P.Palette, np.ndarray]:

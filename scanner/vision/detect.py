@@ -447,7 +447,8 @@ class DiceDetector:
             return Dice.empty()
         colors = color_names(p_color[keep]) if self.colors else []
         p_die, p_value, p_color = p_die[keep], p_value[keep], p_color[keep]
-        confidence, data = np.clip(p_die, 0, 1), {}
+        confidence = np.clip(p_die, 0, 1)
+        data = {"color_p": p_color} if self.colors else {}
         sure = self.reader.certainty
         if sure is not None:
             # How often such a reading is right (scanner.vision.certainty); the value's alone

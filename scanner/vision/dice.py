@@ -28,8 +28,14 @@ from scanner.rules.components import PLAYER_COLORS
 Box = tuple[float, float, float, float]
 # The per-die fields the board stage adds, and how each one is stored.
 # `value_confidence`: how sure the value alone is (scanner.vision.certainty), for dice whose
-# colour the table's palette names.
-ARRAY_FIELDS = {"center_mm": 2, "image_xyxy": 4, "value_confidence": 1}  # float arrays (N, k)
+# colour the table's palette names. `color_p`: the face reader's probability of each player
+# colour and of none (PLAYER_COLORS, then "other"), which the palette weighs its own naming by.
+ARRAY_FIELDS = {  # float arrays (N, k)
+    "center_mm": 2,
+    "image_xyxy": 4,
+    "value_confidence": 1,
+    "color_p": len(PLAYER_COLORS) + 1,
+}
 LIST_FIELDS = ("building", "pedestal")  # lists with None for "not in one"
 
 

@@ -77,6 +77,17 @@ DISAGREE_REACH = 0.5
 # (`scan.READER_FOR_UNTAKEN` keeps the reader's colour). 0 lets the nearest reference decide, as
 # before session 33. Chosen on validation (model card, "Two readings that disagree").
 READER_CHOOSES = 1.5
+# A die within its nearest reference's limit that the face reader names no player's colour, or
+# another player's colour it does not choose (`READER_CHOOSES`), is still named that reference's
+# colour when the reader gives that colour at least this probability: its runner-up. A lamp's
+# glare on a glossy face, or a golden yellow near orange, moves the reader's top answer while
+# the die stays near its reference, and the reader mostly keeps the die's own colour second; a
+# die of no player's colour near a reference mostly gets less from it. Not for grey
+# (`SECOND_NOT_FOR`): the reader puts grey second on white and black dice of no player's colour
+# as well, so there the runner-up says nothing. 0: the reader's top answer alone, as before
+# session 37. Chosen on validation (model card, "The reader's runner-up").
+READER_SECOND = 0.2
+SECOND_NOT_FOR = frozenset({"grey"})
 # A glossy top face mirrors a lamp wider than the die edge to edge when it lies where the lamp's
 # mirror image is seen: the whole face gains the lamp's white, the matte paper does not, and
 # dividing by the paper's white leaves it paler than its reference (or the reference paler than
@@ -478,6 +489,7 @@ class Palette:
         where_mm: np.ndarray | None = None,
         reader: Sequence[str | None] | None = None,
         glare: Rims | None = None,
+        reader_p: np.ndarray | None = None,
     ) -> list[str | None]:
         """The player colour of each body colour (`body_colors`) seen under `light`, at the
         board points `where_mm` (N, 2) when known (`SheetLight.normalise`); with the face
@@ -485,7 +497,8 @@ class Palette:
         names alike is named (`AGREE_REACH`), and one the reader names no player's colour
         only within `DISAGREE_REACH` of it. A lamp's glare on a die or on its reference is
         allowed for (`glare_distances`, `GLARE_REACH`), no more white taken off each die than
-        `glare` says its face holds over its rim (`held_glare`)."""
+        `glare` says its face holds over its rim (`held_glare`). `reader_p`: the reader's
+        probabilities (`Dice.data["color_p"]`), whose runner-up may agree (`READER_SECOND`)."""
         rgb = np.asarray(rgb, np.float64).reshape(-1, 3)
         if not len(rgb) or not self.colors:
             return [None] * len(rgb)
@@ -497,12 +510,13 @@ class Palette:
             k = int(row.argmin())
             said = None if reader is None else reader[i]
             reach = 1.0
+            second = reader_p is not None and _runner_up(reader_p[i], names[k])
             if reader is None:
                 pass
             elif said == names[k]:
                 reach = AGREE_REACH
             elif said is None:
-                reach = DISAGREE_REACH
+                reach = 1.0 if second else DISAGREE_REACH
             elif READER_CHOOSES:
                 if said not in self.colors:
                     out.append(None)
@@ -510,7 +524,7 @@ class Palette:
                 if row[names.index(said)] <= READER_CHOOSES * self.limit(said):
                     out.append(said)
                     continue
-                reach = DISAGREE_REACH
+                reach = 1.0 if second else DISAGREE_REACH
             out.append(names[k] if row[k] <= reach * self.limit(names[k]) else None)
         return out
 
@@ -573,6 +587,14 @@ class Palette:
         source = data.get("source", "table")
         source = source if source in ("table", "built-in") else "table"
         return cls(colors, limits, source, frozenset(emblems))
+
+
+def _runner_up(p: np.ndarray, color: str) -> bool:
+    """Whether the reader's probabilities `p` (PLAYER_COLORS, then none) give `color` at least
+    `READER_SECOND`."""
+    if not READER_SECOND or color in SECOND_NOT_FOR:
+        return False
+    return float(p[PLAYER_COLORS.index(color)]) >= READER_SECOND
 
 
 def _finite(v: Any) -> bool:

@@ -103,7 +103,7 @@ def read_board_image(
         faces = top_faces(dice.xyxy, cal.layout, cal.camera_position())
         body = body_colors(board_image, faces)
         held = held_glare(board_image, faces, light, where, body)
-        named = palette.name(body, light, where, dice.color, held)
+        named = palette.name(body, light, where, dice.color, held, dice.data.get("color_p"))
         # A colour the palette never took (its die was not found on its square, or not set
         # down) is one it cannot name: there the reader's colour stands, as without a palette.
         fill = [
