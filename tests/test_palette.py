@@ -369,6 +369,23 @@ def test_a_hand_over_a_marker_does_not_tilt_the_papers_white():
     assert np.allclose(light.white_at(corners), 1.0, atol=0.03)
 
 
+def test_a_sheet_whose_white_the_camera_clips_is_told():
+    """`exposure_warning`: a board whose paper lies below the top of the range says nothing; the
+    same board brighter, its paper clipped in every channel, says how much of it clips. A
+    pale colour clipped in one channel only is not the paper's white."""
+    board = np.full((300, 400, 3), 235, np.uint8)
+    board[100:200, 100:300] = (40, 120, 200)  # dice and ink
+    assert P.clipped_share(board) == 0.0 and P.exposure_warning(board) is None
+    bright = np.clip(board.astype(int) * 2, 0, 255).astype(np.uint8)
+    assert P.clipped_share(bright) == pytest.approx(1 - 100 * 200 / (300 * 400), abs=0.01)
+    said = P.exposure_warning(bright)
+    assert said is not None and "83%" in said
+    one_channel = board.copy()
+    one_channel[..., 2] = 255
+    assert P.exposure_warning(one_channel) is None
+    assert P.exposure_warning(bright[..., 0]) is not None  # a grey camera too
+
+
 def test_palette_json_round_trip_and_bad_input():
     pal = P.BUILT_IN.updated({"grey": [np.array([60.0, 1.0, -2.0]), np.array([64.0, 0.0, 0.0])]})
     again = P.Palette.from_json(json.loads(json.dumps(pal.to_json())))

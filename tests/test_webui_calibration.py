@@ -87,6 +87,7 @@ def test_learning_the_dice_colours_from_the_camera(app, tmp_path):
     assert res.status_code == 200, res.get_json()
     out = res.get_json()
     assert {"grey", "brown", "blue", "green"} <= set(out["taken"])
+    assert out["warnings"] == []  # the sheet's white is not clipped
     assert out["palette"]["source"] == "table" and loop.palette is not None
     saved = json.loads((tmp_path / "palette.json").read_text())
     assert saved == out["palette"]
@@ -109,3 +110,21 @@ def test_learning_colours_without_dice_on_the_squares_is_a_clear_error(app, tmp_
     res = app.test_client().post("/api/palette", json={}, headers=PIN)
     assert res.status_code == 400 and res.get_json()["error"]["code"] == "palette.no-dice"
     assert not (tmp_path / "palette.json").exists()
+
+
+def test_a_camera_that_clips_the_sheets_white_is_told_when_colours_are_learnt(app, tmp_path):
+    """The reference frame two stops too bright: the paper clips, and the answer says so (the
+    page shows it in its language, `cal.clipped`)."""
+    import numpy as np
+
+    from scanner.vision.models import load_detector
+    from tests.test_palette import frames
+
+    ref, _ = frames(9103)
+    bright = np.clip(ref.image.astype(np.float64) * 4, 0, 255).astype(np.uint8)
+    loop, _ = run_loop([bright] * 4, load_detector(None, 0))
+    app.extensions["alea.table"] = loop
+    res = app.test_client().post("/api/palette", json={}, headers=PIN)
+    out = res.get_json()
+    said = out["warnings"] if res.status_code == 200 else [out["error"]["message"]]
+    assert len(said) == 1 and "clips the sheet's white" in said[0], out

@@ -106,14 +106,16 @@ def take_palette():
     if learnt is None:
         unseen = InputError("board.not-found", "the camera does not see the board now")
         return jsonify(unseen.to_json()), 409
-    palette, taken = learnt
+    palette, taken, clipped = learnt
     if not taken:
         none_taken = InputError(
             "palette.no-dice",
             "no die lies on a swatch square: set one die of each player's colour on the "
-            "square named after it, six up",
+            "square named after it, six up" + (f"; {clipped}" if clipped else ""),
         )
         return jsonify(none_taken.to_json()), 400
     write_json(path, palette.to_json())
     loop.palette = palette
-    return jsonify({"palette": palette.to_json(), "taken": taken})
+    # The clipped sheet's warning, in English, and its share for the page to say in its language.
+    warnings = [clipped] if clipped else []
+    return jsonify({"palette": palette.to_json(), "taken": taken, "warnings": warnings})

@@ -128,15 +128,18 @@ class TableLoop(threading.Thread):
         return None if frame is None or cal is None else cal.rectify(frame)
 
     def learn_colors(self):
-        """The palette learnt from the dice on the swatch squares in the latest frame, and the
-        colours taken (scanner.vision.scan.learn_colors); None when the board is not in view."""
+        """The palette learnt from the dice on the swatch squares in the latest frame, the
+        colours taken (scanner.vision.scan.learn_colors) and the warning of a camera that clips
+        the sheet's white (or None); None when the board is not in view."""
+        from scanner.vision.palette import exposure_warning
         from scanner.vision.scan import learn_colors
 
         with self.lock:
             frame, cal = self.last_frame, self.last_calibration
         if frame is None or cal is None:
             return None
-        return learn_colors(cal.rectify(frame), cal, self.detect, self.palette)
+        board = cal.rectify(frame)
+        return (*learn_colors(board, cal, self.detect, self.palette), exposure_warning(board))
 
     def latest_jpeg(self) -> tuple[int, bytes | None]:
         with self.lock:

@@ -204,6 +204,7 @@ def run_palette(args: argparse.Namespace) -> int:
     from scanner.store import write_json
     from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate
     from scanner.vision.camera import read_image
+    from scanner.vision.palette import exposure_warning
     from scanner.vision.scan import learn_colors
 
     cal = Calibration.load(args.calibration)
@@ -219,12 +220,14 @@ def run_palette(args: argparse.Namespace) -> int:
         here = calibrate(image, cal.layout, cal.lens)
     except BoardNotFound as exc:
         raise InputError("calibration.no-board", str(exc), "$.image") from None
-    palette, taken = learn_colors(here.rectify(image), here, detect, cal.palette)
+    board = here.rectify(image)
+    palette, taken = learn_colors(board, here, detect, cal.palette)
+    clipped = exposure_warning(board)
     if not taken:
         raise InputError(
             "palette.no-dice",
             "no die lies on a swatch square: set one die of each player's colour on the "
-            "square named after it, six up",
+            "square named after it, six up" + (f"; {clipped}" if clipped else ""),
             "$.image",
         )
     out = Path(args.out or args.calibration)
@@ -238,7 +241,8 @@ def run_palette(args: argparse.Namespace) -> int:
             "calibration": str(out),
             "taken": taken,
             "palette": palette.to_json(),
-            "warnings": [f"no die on the {c} square: {c} dice read as unknown" for c in missing],
+            "warnings": [f"no die on the {c} square: {c} dice read as unknown" for c in missing]
+            + ([clipped] if clipped else []),
         }
     )
     return 0

@@ -263,6 +263,32 @@ SHADED = 0.07
 WHITE_ACROSS_SHEET = True
 
 
+# A camera that clips the sheet's white (every channel at the top of its range) no longer shows
+# the light's colour there, and clips pale dice with it: dice read as white, grey or unknown, and
+# swatch dice go unfound. Above this share of the rectified sheet clipped, the players are told.
+CLIPPED_LEVEL = 253
+CLIPPED_SHARE = 0.1
+
+
+def clipped_share(board: np.ndarray) -> float:
+    """The share of a rectified board's pixels (every fourth row and column) whose every channel
+    is at `CLIPPED_LEVEL` or above."""
+    view = np.asarray(board)[::4, ::4]
+    top = view if view.ndim == 2 else view.min(axis=2)
+    return float((top >= CLIPPED_LEVEL).mean()) if top.size else 0.0
+
+
+def exposure_warning(board: np.ndarray) -> str | None:
+    """What to tell the players when the camera clips the sheet's white, or None."""
+    share = clipped_share(board)
+    if share < CLIPPED_SHARE:
+        return None
+    return (
+        f"the camera clips the sheet's white ({share:.0%} of the board): dice colours are "
+        "unsure; lower the camera's exposure or dim the lamp"
+    )
+
+
 def sheet_light(board: np.ndarray, layout: Layout) -> SheetLight:
     """Paper white and ink black of a rectified board image (BGR uint8) at `layout`'s scale.
 

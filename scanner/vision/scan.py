@@ -20,6 +20,7 @@ from scanner.vision.dice import Dice
 from scanner.vision.palette import (
     Palette,
     body_colors,
+    exposure_warning,
     held_glare,
     sheet_light,
     swatch_at,
@@ -71,7 +72,11 @@ def scan_image(
     spread = spread_warning(cal)
     if spread:
         warnings.append(spread)
-    reading = read_board_image(cal.rectify(image), cal, detect, players, calibration.palette)
+    board = cal.rectify(image)
+    clipped = exposure_warning(board)
+    if clipped:
+        warnings.append(clipped)
+    reading = read_board_image(board, cal, detect, players, calibration.palette)
     reading.warnings[:0] = warnings
     reading.dice = with_image_boxes(reading.dice, cal)
     return reading

@@ -111,10 +111,13 @@ function showPalette(palette) {
 }
 async function colours(body) {
   const err = document.getElementById("palette-error");
+  const warn = document.getElementById("palette-warning");
   err.hidden = true;
+  warn.hidden = true;
   const res = await fetch("/api/palette", { method: "POST", headers: { "Content-Type": "application/json", "X-Alea-Pin": pinBox.value.trim() }, body: JSON.stringify(body) });
   const out = await res.json();
   if (!res.ok) { err.textContent = out.error.message; err.hidden = false; return; }
+  warn.hidden = !(out.warnings && out.warnings.length); // the text is the page's (cal.clipped)
   showPalette(out.palette);
 }
 document.getElementById("learn-colours").addEventListener("click", () => colours({}));
