@@ -116,6 +116,6 @@ def take_palette():
         return jsonify(none_taken.to_json()), 400
     write_json(path, palette.to_json())
     loop.palette = palette
-    # The clipped sheet's warning, in English, and its share for the page to say in its language.
+    # The clipped sheet's warning in English; the page says it in its own language (cal.clipped).
     warnings = [clipped] if clipped else []
     return jsonify({"palette": palette.to_json(), "taken": taken, "warnings": warnings})
