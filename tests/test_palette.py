@@ -209,8 +209,9 @@ def _glared(rgb, white: float) -> np.ndarray:
 
 
 def test_glare_on_a_die_or_its_reference_is_allowed_for_on_coloured_references(monkeypatch):
-    """`GLARE_REACH` (0.5 as shipped; 0 compares colours as seen), here with no face measured
-    and so held by no rim (`GLARE_FROM_RIM` off; shipped, such a die holds no white): a green die
+    """`GLARE_REACH` (1.0 as shipped, 0.5 before session 37; 0 compares colours as seen), here
+    with no face measured and so held by no rim (`GLARE_FROM_RIM` off; shipped, such a die holds
+    no white): a green die
     that mirrors a lamp (white added in linear light) lies beyond its reference's limit as seen,
     and is named green once up to that much white may be taken off it, or laid on it when its
     reference mirrored the lamp instead; more white than allowed stays unknown. A paler grey
@@ -220,9 +221,10 @@ def test_glare_on_a_die_or_its_reference_is_allowed_for_on_coloured_references(m
     pal = _three_references()
     green = np.array([BODIES["green"]])
     glared = np.vstack([_glared(green, 0.3), _glared(green, 0.8)])
-    assert P.GLARE_REACH == 0.5
+    assert P.GLARE_REACH == 1.0
     assert pal.name(glared) == [None, None]  # the face not measured: it holds no white
     monkeypatch.setattr(P, "GLARE_FROM_RIM", False)  # held by no rim
+    assert pal.name(glared) == ["green", "green"]
     monkeypatch.setattr(P, "GLARE_REACH", 0.0)
     assert pal.name(glared) == [None, None]
     monkeypatch.setattr(P, "GLARE_REACH", 0.5)
@@ -288,7 +290,7 @@ def test_a_glared_brown_whose_face_lost_its_hue_is_named_by_its_rims_hue(monkeyp
         face_lab = P.srgb_to_lab(P.body_colors(img, face))[0]
         return pal.name(P.body_colors(img, face), glare=held)[0], face_lab
 
-    assert (P.GLARE_REACH, P.GLARE_FROM_RIM, P.GLARE_RIM_HUE, P.GLARE_OFF) == (0.5, 1, 1, 0)
+    assert (P.GLARE_REACH, P.GLARE_FROM_RIM, P.GLARE_RIM_HUE, P.GLARE_OFF) == (1.0, 1, 1, 0)
     assert named(brown)[0] == "brown" and named(grey)[0] is None  # as shipped
     off = {"GLARE_REACH": 0.0, "GLARE_FROM_RIM": False, "GLARE_RIM_HUE": False}
     name, face = named(brown, **off)
