@@ -87,6 +87,7 @@ def take_palette():
     """Learn the dice colours from the dice on the sheet's swatch squares in the camera's latest
     frame (PIN), or forget them with {"forget": true}; kept in the data folder's palette.json."""
     from scanner.inputs import expect_object, parse_json
+    from scanner.vision.palette import no_swatch_dice
     from webui.table import palette_path
 
     loop = _loop()
@@ -108,12 +109,7 @@ def take_palette():
         return jsonify(unseen.to_json()), 409
     palette, taken, clipped = learnt
     if not taken:
-        none_taken = InputError(
-            "palette.no-dice",
-            "no die lies on a swatch square: set one die of each player's colour on the "
-            "square named after it, six up" + (f"; {clipped}" if clipped else ""),
-        )
-        return jsonify(none_taken.to_json()), 400
+        return jsonify(no_swatch_dice(clipped).to_json()), 400
     write_json(path, palette.to_json())
     loop.palette = palette
     # The clipped sheet's warning in English; the page says it in its own language (cal.clipped).

@@ -204,7 +204,7 @@ def run_palette(args: argparse.Namespace) -> int:
     from scanner.store import write_json
     from scanner.vision.calibrate import BoardNotFound, Calibration, calibrate
     from scanner.vision.camera import read_image
-    from scanner.vision.palette import exposure_warning
+    from scanner.vision.palette import exposure_warning, no_swatch_dice
     from scanner.vision.scan import learn_colors
 
     cal = Calibration.load(args.calibration)
@@ -224,12 +224,7 @@ def run_palette(args: argparse.Namespace) -> int:
     palette, taken = learn_colors(board, here, detect, cal.palette)
     clipped = exposure_warning(board)
     if not taken:
-        raise InputError(
-            "palette.no-dice",
-            "no die lies on a swatch square: set one die of each player's colour on the "
-            "square named after it, six up" + (f"; {clipped}" if clipped else ""),
-            "$.image",
-        )
+        raise no_swatch_dice(clipped, "$.image")
     out = Path(args.out or args.calibration)
     try:
         write_json(out, replace(cal, palette=palette).to_json())

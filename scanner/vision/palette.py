@@ -292,6 +292,17 @@ def exposure_warning(board: np.ndarray) -> str | None:
     )
 
 
+def no_swatch_dice(clipped: str | None, path: str = "$") -> InputError:
+    """The error of a frame with no die on any swatch square (`alea palette`, the Calibrate
+    page), with the clipped sheet's warning (`exposure_warning`) when that may be why."""
+    return InputError(
+        "palette.no-dice",
+        "no die lies on a swatch square: set one die of each player's colour on the square "
+        "named after it, six up" + (f"; {clipped}" if clipped else ""),
+        path,
+    )
+
+
 def sheet_light(board: np.ndarray, layout: Layout) -> SheetLight:
     """Paper white and ink black of a rectified board image (BGR uint8) at `layout`'s scale.
 
