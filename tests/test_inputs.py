@@ -216,6 +216,8 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["train", "--face-init", "no/such/reader.pt"], "train.bad-option", "$.face_init"),
         (["train", "--face-lr", "0"], "train.bad-option", "$.face_lr"),
         (["train", "--face-logo-sixes", "1.5"], "train.bad-option", "$.face_logo_sixes"),
+        (["train", "--keyboards", "2"], "train.bad-option", "$.keyboards"),
+        (["train", "--optimizer", "Adam"], "train.bad-option", "$.optimizer"),
         (["train", "--face-long-pips", "-0.1"], "train.bad-option", "$.face_long_pips"),
         (["train", "--face-translucent", "2"], "train.bad-option", "$.face_translucent"),
         (
@@ -247,6 +249,8 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         "train-face-init",
         "train-face-lr",
         "train-logo-sixes",
+        "train-keyboards",
+        "train-optimizer",
         "train-long-pips",
         "train-translucent",
         "train-board-logo-sixes",

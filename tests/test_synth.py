@@ -31,6 +31,7 @@ from scanner.synth.dice import (
     stretched_pips,
 )
 from scanner.synth.scene import SceneConfig, render_scene
+from scanner.synth.surfaces import sculpted_keyboard
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -377,6 +378,30 @@ def test_translucent_dice_are_drawn_only_when_asked_and_show_the_pips_beneath():
     beneath = [change[mid, mid - off], change[mid, mid + off]]
     between = [change[mid - off, mid], change[mid + off, mid]]
     assert min(beneath) > 1.5 * max(between)  # the glow alone: about equal
+
+
+def test_sculpted_keyboards_are_drawn_only_when_asked_under_the_dice():
+    """SceneConfig.keyboards (issue 19: another renderer's keycaps, a small legend on a tapered
+    cap, were read as ones): at 0 it takes no random number, so every set drawn before keeps its
+    pixels; asked for, the keyboard changes the table and neither the dice nor their labels, and
+    its caps are the dice's size, the size at which they pass for a die."""
+    world = SceneConfig(world=1.0, jpeg_share=0.0)
+    default, zero = render_scene((3, 2), world), render_scene((3, 2), replace(world, keyboards=0))
+    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
+    keys = render_scene((3, 2), replace(world, keyboards=1.0))
+    assert keys.dice == default.dice and not np.array_equal(default.image, keys.image)
+    flat = np.full((400, 400, 3), 0.5, np.float32)
+    drawn = sculpted_keyboard(np.random.default_rng(1), flat, np.zeros((400, 400)), 30.0)
+    drawn = drawn.astype(np.float32)
+    changed = np.abs(drawn - flat).sum(axis=2) > 0.02
+    assert changed.mean() > 0.2
+    # The caps' top faces are flat patches, each cut off from the next by its shaded skirt.
+    grey = drawn.mean(axis=2)
+    slope = np.abs(cv2.Sobel(grey, cv2.CV_32F, 1, 0)) + np.abs(cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    tops = ((slope < 0.01) & changed).astype(np.uint8)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(tops, connectivity=4)
+    sides = [max(w, h) for _, _, w, h, area in stats[1:] if 100 < area < 3000]
+    assert len(sides) >= 20 and 15 <= np.median(sides) <= 45
 
 
 def test_world_scenes_are_drawn_only_when_asked():

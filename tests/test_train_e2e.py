@@ -27,6 +27,7 @@ def test_train_export_infer(tmp_path):
         data_dir / "data.yaml",
         model=recipe("detector")["model"],
         lr0=recipe("detector")["lr0"],
+        optimizer=recipe("detector")["optimizer"],
         epochs=1,
         imgsz=160,
         batch=4,

@@ -23,6 +23,10 @@ REPO = shipped.REPO
 REALDICE_TRAIN = shipped.REALDICE / "photos_a" / "train"
 
 
+# ultralytics' own choice ("auto" ignores lr0: the recipes' shipped models were trained so), or
+# an optimizer that keeps the given lr0.
+OPTIMIZERS = ("auto", "AdamW", "SGD")
+
 # Each stage's recipe key KEY is the option --PREFIX-KEY (scanner/training/recipes/*.yaml).
 STAGES = (("detector", ""), ("board", "board-"), ("face", "face-"))
 GROUPS = {
@@ -174,6 +178,7 @@ def run(args: argparse.Namespace) -> int:
         "world",
         "face_world",
         "logo_sixes",
+        "keyboards",
         "face_logo_sixes",
         "face_long_pips",
         "face_translucent",
@@ -182,6 +187,12 @@ def run(args: argparse.Namespace) -> int:
         if not 0 <= getattr(args, share) <= 1:
             option = "--" + share.replace("_", "-")
             raise InputError("train.bad-option", f"{option} must be a share 0..1", f"$.{share}")
+    for name in ("optimizer", "board_optimizer"):
+        if getattr(args, name) not in OPTIMIZERS:
+            option = "--" + name.replace("_", "-")
+            raise InputError(
+                "train.bad-option", f"{option} must be one of {', '.join(OPTIMIZERS)}", f"$.{name}"
+            )
     if not args.lr0 > 0 or not args.board_lr0 > 0:
         raise InputError("train.bad-option", "--lr0 and --board-lr0 must be above 0", "$.lr0")
     if args.stage != "int8":
@@ -207,6 +218,7 @@ def run(args: argparse.Namespace) -> int:
             world=args.world,
             side_pips=args.side_pips,
             logo_sixes=args.logo_sixes,
+            keyboards=args.keyboards,
         )
         best = train(
             data,
@@ -219,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
             args.resume,
             args.seed,
             lr0=args.lr0,
+            optimizer=args.optimizer,
         )
         result.update(weights=str(best), onnx=str(export_onnx(best, Path(args.out))))
     if args.stage in ("all", "int8"):
@@ -273,6 +286,7 @@ def run(args: argparse.Namespace) -> int:
             args.resume,
             args.board_seed,
             lr0=args.board_lr0,
+            optimizer=args.board_optimizer,
         )
         result.update(
             board_weights=str(best), board_onnx=str(export_onnx(best, Path(args.board_out)))

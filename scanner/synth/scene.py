@@ -33,6 +33,7 @@ from scanner.synth.surfaces import (
     WORLD_SURFACE_WEIGHTS,
     WORLD_SURFACES,
     noise,
+    sculpted_keyboard,
 )
 
 # Bumped whenever a seed's pixels or labels change, so rendered sets on disk that an older
@@ -82,6 +83,11 @@ class SceneConfig:
     # The share of dice of clear plastic (`DieStyle.translucent`, 0.4-1). 0 draws none and takes
     # no random number: the scenes as before.
     translucent: float = 0.0
+    # The share of the world's scenes laid on a keyboard of die-sized sculpted keycaps
+    # (`surfaces.sculpted_keyboard`), drawn from its own random stream: 0 draws none and the
+    # scenes keep their pixels; asked for, the keyboard changes the table under the dice and
+    # nothing else.
+    keyboards: float = 0.0
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
     light_shift: bool = True
@@ -301,6 +307,9 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     for x, y, size in centres:
         cv2.circle(avoid, (int(x), int(y)), int(size * 0.9), 1.0, -1)
     bare = np.zeros_like(avoid)
+    keys = rng.spawn(1)[0] if world and cfg.keyboards else None
+    if keys is not None and keys.random() < cfg.keyboards:
+        img = sculpted_keyboard(keys, img, bare, base)
     for _ in range(rng.integers(cfg.distractors[0], cfg.distractors[1] + 1)):
         draw = distractors[rng.integers(len(distractors))]
         img = draw(rng, img, bare if world and draw in UNDER_DICE else avoid)

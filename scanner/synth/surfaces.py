@@ -290,6 +290,79 @@ def _keys(rng, img, mask_avoid):
     return _layer(rng, img, mask_avoid, draw, size)
 
 
+# A keycap's legend: letters, digits and the punctuation that prints a dot or a dash, or none.
+LEGENDS = "QWERTYUIOPASDFGHJKLZXCVBNM1234567890.,;:'-=/[]`" + "." * 6 + "-" * 4
+
+
+def sculpted_keyboard(rng, img, mask_avoid, die_px: float):
+    """A keyboard of die-sized sculpted keycaps: each a tapered cap whose top face is a square
+    inset in a skirt that the light shades side by side, with a small legend (often a single
+    dot or dash, centred or in a corner) or none. From above such a cap is a die's one or blank
+    face; the flat keycaps of `_keys` with their big letters did not teach the detector that,
+    and keycaps were read as ones on another renderer's keyboards."""
+    pitch = die_px * rng.uniform(1.0, 1.5)
+    cols, rows = int(rng.integers(4, 15)), int(rng.integers(2, 7))
+    size = int(pitch * (max(cols, rows) + 2) * 1.5)
+    dark = rng.random() < 0.55
+    cap = np.float32(rng.uniform(0.04, 0.25) if dark else rng.uniform(0.6, 0.95))
+    tint = (1 + rng.normal(0, 0.05, 3)).astype(np.float32)
+    ink = np.float32(rng.uniform(0.7, 0.95) if dark else rng.uniform(0.05, 0.3))
+    deck = tint * np.float32(rng.uniform(0.03, 0.5))
+    key = pitch * rng.uniform(0.8, 0.94)
+    top = rng.uniform(0.55, 0.8)  # the top face's side over the skirt's
+    light = rng.normal(0, 1, 2)
+    light /= np.linalg.norm(light) + 1e-6
+    shift = rng.uniform(-0.08, 0.08, 2) * key  # a leaning cap's top face off its skirt's centre
+    caps = [(j, i) for j in range(rows) for i in range(cols) if rng.random() > 0.06]
+    tones = rng.uniform(0.9, 1.1, len(caps)).astype(np.float32)
+    legends = [str(rng.choice(list(LEGENDS))) if rng.random() > 0.15 else "" for _ in caps]
+    places = rng.choice(["centre", "centre", "corner", "low"], len(caps))
+    heights = rng.uniform(0.12, 0.4, len(caps))
+
+    def draw(rgb, alpha):
+        x0 = (size - cols * pitch) / 2
+        y0 = (size - rows * pitch) / 2
+        corners = (int(x0 - pitch * 0.25), int(y0 - pitch * 0.25))
+        far = (int(x0 + cols * pitch + pitch * 0.25), int(y0 + rows * pitch + pitch * 0.25))
+        cv2.rectangle(rgb, corners, far, tuple(float(c) for c in deck), -1)
+        cv2.rectangle(alpha, corners, far, 1.0, -1)
+        for (j, i), tone, legend, place, height in zip(
+            caps, tones, legends, places, heights, strict=True
+        ):
+            shade = cap * tint * tone
+            cx, cy = x0 + (i + 0.5) * pitch, y0 + (j + 0.5) * pitch
+            o = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key / 2 + (cx, cy)
+            t = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key * top / 2 + (cx, cy)
+            t += shift
+            for k, normal in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+                lit = 0.7 + 0.45 * max(0.0, float(np.dot(normal, light)))
+                side = np.int32([o[k], o[(k + 1) % 4], t[(k + 1) % 4], t[k]])
+                cv2.fillConvexPoly(rgb, side, tuple(float(v) for v in shade * lit), cv2.LINE_AA)
+            r = max(1, int(key * top * rng.uniform(0.05, 0.2)))
+            a, b = (int(v) for v in t[0])
+            c, d = (int(v) for v in t[2])
+            col = tuple(float(v) for v in shade * 1.05)
+            cv2.rectangle(rgb, (a + r, b), (c - r, d), col, -1, cv2.LINE_AA)
+            cv2.rectangle(rgb, (a, b + r), (c, d - r), col, -1, cv2.LINE_AA)
+            for px, py in ((a + r, b + r), (c - r, b + r), (a + r, d - r), (c - r, d - r)):
+                cv2.circle(rgb, (px, py), r, col, -1, cv2.LINE_AA)
+            if not legend:
+                continue
+            scale = float(height * key * top / 22)
+            thick = max(1, int(round(scale * 2)))
+            (tw, th), _ = cv2.getTextSize(legend, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+            face = key * top
+            if place == "centre":
+                org = (cx + shift[0] - tw / 2, cy + shift[1] + th / 2)
+            elif place == "corner":
+                org = (t[0][0] + face * 0.15, t[0][1] + face * 0.15 + th)
+            else:
+                org = (t[0][0] + face * 0.15, t[2][1] - face * 0.15)
+            _text(rgb, legend, (int(org[0]), int(org[1])), scale, (float(ink),) * 3, thick)
+
+    return _layer(rng, img, mask_avoid, draw, size)
+
+
 def _suit(rgb, suit: int, cx: float, cy: float, s: float, col) -> None:
     """One card suit symbol of size `s` at (cx, cy): diamond, heart, club or spade."""
     c = tuple(float(v) for v in col)

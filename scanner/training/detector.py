@@ -136,13 +136,15 @@ def prepare(
     world: float = 0.0,
     side_pips: bool = False,
     logo_sixes: float = 0.0,
+    keyboards: float = 0.0,
 ) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 
     The last `real_val_photos` photos of real train/ are held out as validation tiles; the real
     test/ split is never read here. `world`: the share of scenes from the wider world
     (`SceneConfig.world`), whose dice show pips on their sides with `side_pips`; `logo_sixes`
-    of the dice print an emblem on their six (`SceneConfig.logo_sixes`). A set on disk
+    of the dice print an emblem on their six (`SceneConfig.logo_sixes`); `keyboards` of the world's
+    scenes lie on sculpted keycaps (`SceneConfig.keyboards`). A set on disk
     is kept as it is: other scenes need another `out`.
     """
     from scanner.synth.dataset import write_dataset, write_yaml
@@ -156,7 +158,12 @@ def prepare(
             seed,
             synth_val,
             SceneConfig(
-                width=size, height=size, world=world, side_pips=side_pips, logo_sixes=logo_sixes
+                width=size,
+                height=size,
+                world=world,
+                side_pips=side_pips,
+                logo_sixes=logo_sixes,
+                keyboards=keyboards,
             ),
         )
     train_list = [str((synth / "images" / "train").resolve())]
@@ -292,11 +299,14 @@ def train(
     cache: str | bool = "ram",
     *,
     lr0: float,
+    optimizer: str,
 ) -> Path:
     """Train (or resume) and return the best checkpoint path; last.pt is saved every epoch.
 
     `model` is a YAML (from scratch) or a .pt checkpoint to fine-tune from (then use a lower
-    `lr0`, e.g. 0.002). The recipe's values (scanner/training/recipes) are `alea train`'s
+    `lr0`, e.g. 0.002). `optimizer` "auto" lets ultralytics choose and ignores `lr0` (it picks
+    AdamW at 0.001 for runs under 10,000 steps): every shipped detector was trained so; "AdamW" or
+    "SGD" keeps `lr0`. The recipe's values (scanner/training/recipes) are `alea train`'s
     defaults; this function has none of its own.
     """
     offline_env()
@@ -324,6 +334,7 @@ def train(
             cache=cache,
             close_mosaic=max(1, epochs // 5),
             lr0=lr0,
+            optimizer=optimizer,
             warmup_epochs=0 if str(model).endswith(".pt") else 1,
             # The renderer already rotates dice and varies colour; dice are symmetric under flips.
             degrees=0.0,
