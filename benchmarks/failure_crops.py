@@ -96,8 +96,9 @@ def main() -> int:
     ap.add_argument("--out", default=None, help="PNG to write (default docs/failures/SET.png)")
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--limit", type=int, default=60, help="at most this many tiles")
+    ap.add_argument("--model", default=str(PHOTO_MODEL), help="the detector (a candidate's ONNX)")
     args = ap.parse_args()
-    det = DiceDetector(PHOTO_MODEL, imgsz=args.imgsz)
+    det = DiceDetector(args.model, imgsz=args.imgsz)
     if args.photos:
         name, where = Path(args.photos).name, (Path(args.photos), "images", "labels", None)
     else:
