@@ -230,6 +230,15 @@ def _layer(rng, img, mask_avoid, draw, size):
     return img * (1 - a[..., None]) + rgb * a[..., None]
 
 
+def _rounded_square(rgb, box, r: int, col) -> None:
+    """A keycap's face: the box (x0, y0, x1, y1) filled with its corners rounded to radius r."""
+    a, b, c, d = box
+    cv2.rectangle(rgb, (a + r, b), (c - r, d), col, -1, cv2.LINE_AA)
+    cv2.rectangle(rgb, (a, b + r), (c, d - r), col, -1, cv2.LINE_AA)
+    for px, py in ((a + r, b + r), (c - r, b + r), (a + r, d - r), (c - r, d - r)):
+        cv2.circle(rgb, (px, py), r, col, -1, cv2.LINE_AA)
+
+
 def _keys(rng, img, mask_avoid):
     """A keyboard: rows of rounded keycaps the size of dice, each with a letter, on a deck;
     laptop keys were read as dice, up to 14 in one photo."""
@@ -271,10 +280,7 @@ def _keys(rng, img, mask_avoid):
                 c, d = int(cx + key / 2), int(cy + key / 2)
                 shade = cap * tint * np.float32(rng.uniform(0.92, 1.08))
                 col = tuple(float(v) for v in shade)
-                cv2.rectangle(rgb, (a + r, b), (c - r, d), col, -1, cv2.LINE_AA)
-                cv2.rectangle(rgb, (a, b + r), (c, d - r), col, -1, cv2.LINE_AA)
-                for px, py in ((a + r, b + r), (c - r, b + r), (a + r, d - r), (c - r, d - r)):
-                    cv2.circle(rgb, (px, py), r, col, -1, cv2.LINE_AA)
+                _rounded_square(rgb, (a, b, c, d), r, col)
                 edge = tuple(float(v) * 0.7 for v in shade)
                 cv2.line(rgb, (a + r, d), (c - r, d), edge, max(1, int(key * 0.06)), cv2.LINE_AA)
                 glyph = str(rng.choice(list("QWERTYUIOPASDFGHJKLZXCVBNM1234567890")))
@@ -341,11 +347,7 @@ def sculpted_keyboard(rng, img, mask_avoid, die_px: float):
             r = max(1, int(key * top * rng.uniform(0.05, 0.2)))
             a, b = (int(v) for v in t[0])
             c, d = (int(v) for v in t[2])
-            col = tuple(float(v) for v in shade * 1.05)
-            cv2.rectangle(rgb, (a + r, b), (c - r, d), col, -1, cv2.LINE_AA)
-            cv2.rectangle(rgb, (a, b + r), (c, d - r), col, -1, cv2.LINE_AA)
-            for px, py in ((a + r, b + r), (c - r, b + r), (a + r, d - r), (c - r, d - r)):
-                cv2.circle(rgb, (px, py), r, col, -1, cv2.LINE_AA)
+            _rounded_square(rgb, (a, b, c, d), r, tuple(float(v) for v in shade * 1.05))
             if not legend:
                 continue
             scale = float(height * key * top / 22)
