@@ -262,8 +262,8 @@ def test_face_data_drawn_for_another_number_of_scenes_is_redone(tmp_path):
 
 
 def test_face_data_drawn_for_another_world_is_redone(tmp_path):
-    """`--face-world` and `--face-side-pips` ask for other scenes: a set drawn without them is
-    drawn again, and one drawn with them is kept."""
+    """`--face-world`, `--face-side-pips` and `--face-keyboards` ask for other scenes: a set drawn
+    without them is drawn again, and one drawn with them is kept."""
     from scanner.training.face_sets import prepare
 
     def first_scene() -> bytes:
@@ -279,7 +279,11 @@ def test_face_data_drawn_for_another_world_is_redone(tmp_path):
     prepare(
         tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, world=1.0, side_pips=True
     )
-    assert first_scene() != world
+    sides = first_scene()
+    assert sides != world
+    prepare(tmp_path, None, synth_n=2, synth_val=1, boards=0, board_val=0, world=1.0,
+            side_pips=True, keyboards=1.0)  # fmt: skip
+    assert first_scene() != sides
 
 
 def test_board_frames_cut_under_another_lamp_are_cut_again(tmp_path):

@@ -220,6 +220,7 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["train", "--optimizer", "Adam"], "train.bad-option", "$.optimizer"),
         (["train", "--face-long-pips", "-0.1"], "train.bad-option", "$.face_long_pips"),
         (["train", "--face-translucent", "2"], "train.bad-option", "$.face_translucent"),
+        (["train", "--face-keyboards", "-1"], "train.bad-option", "$.face_keyboards"),
         (
             ["train", "--face-board-logo-sixes", "2"],
             "train.bad-option",
@@ -253,6 +254,7 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         "train-optimizer",
         "train-long-pips",
         "train-translucent",
+        "train-face-keyboards",
         "train-board-logo-sixes",
         "eval-tables",
         "eval-finder-scale",

@@ -182,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
         "face_logo_sixes",
         "face_long_pips",
         "face_translucent",
+        "face_keyboards",
         "face_board_logo_sixes",
     ):
         if not 0 <= getattr(args, share) <= 1:
@@ -312,6 +313,7 @@ def run(args: argparse.Namespace) -> int:
             logo_sixes=args.face_logo_sixes,
             long_pips=args.face_long_pips,
             translucent=args.face_translucent,
+            keyboards=args.face_keyboards,
             board_sheen=args.face_board_sheen,
             shades=args.face_shades,
             boards=args.face_boards,

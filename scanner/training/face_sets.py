@@ -51,6 +51,7 @@ def prepare(
     logo_sixes: float = 0.0,
     long_pips: float = 0.0,
     translucent: float = 0.0,
+    keyboards: float = 0.0,
     board_sheen: float = 0.0,
     shades: str = "game",
     board_glare: float = 0.0,
@@ -66,7 +67,8 @@ def prepare(
     (`SceneConfig.world`, its dice with pips on their sides with `side_pips`); `logo_sixes` of
     the scenes' dice print an emblem on their six (`SceneConfig.logo_sixes`), `long_pips` of
     them draw their pips long (`SceneConfig.long_pips`), `translucent` of them are of clear
-    plastic (`SceneConfig.translucent`). `board_sheen`
+    plastic (`SceneConfig.translucent`), and `keyboards` of the world's scenes lie on sculpted
+    keycaps (`SceneConfig.keyboards`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
     (face_data.board_crops), and `board_glare` a wide lamp's glare over half the frames' top
     faces; `board_max_tilt` lets their cameras lean that far, and `board_others` lays up to
@@ -92,6 +94,7 @@ def prepare(
             logo_sixes=logo_sixes,
             long_pips=long_pips,
             translucent=translucent,
+            keyboards=keyboards,
         )
         _draw_scenes(out, synth_n, synth_val, seed, config)
         sets = _scene_sets(out, detector, seed, real_dir, synth_copies, real_copies)
@@ -256,6 +259,7 @@ def _scenes(config, train: int, val: int) -> dict:
         "logo_sixes": config.logo_sixes,
         "long_pips": config.long_pips,
         "translucent": config.translucent,
+        "keyboards": config.keyboards,
     }
 
 
@@ -267,7 +271,14 @@ def _drawn(synth: Path) -> dict:
     except (OSError, ValueError):
         train, val = _counts(synth)
         drawn = {"train": train, "val": val, "world": 0.0, "side_pips": False}
-    return {"shades": "game", "logo_sixes": 0.0, "long_pips": 0.0, "translucent": 0.0, **drawn}
+    return {
+        "shades": "game",
+        "logo_sixes": 0.0,
+        "long_pips": 0.0,
+        "translucent": 0.0,
+        "keyboards": 0.0,
+        **drawn,
+    }
 
 
 def _boards_drawn(out: Path) -> dict:
