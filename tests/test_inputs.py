@@ -221,6 +221,7 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["train", "--face-long-pips", "-0.1"], "train.bad-option", "$.face_long_pips"),
         (["train", "--face-translucent", "2"], "train.bad-option", "$.face_translucent"),
         (["train", "--face-keyboards", "-1"], "train.bad-option", "$.face_keyboards"),
+        (["train", "--tiles", "1.5"], "train.bad-option", "$.tiles"),
         (
             ["train", "--face-board-logo-sixes", "2"],
             "train.bad-option",
@@ -255,6 +256,7 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         "train-long-pips",
         "train-translucent",
         "train-face-keyboards",
+        "train-tiles",
         "train-board-logo-sixes",
         "eval-tables",
         "eval-finder-scale",

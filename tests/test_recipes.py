@@ -64,3 +64,4 @@ def test_the_detectors_side_pips_reach_its_scenes(tmp_path):
     assert plain == default and len(plain) == 3
     assert plain != sides
     assert scenes("keys", keyboards=1.0) != plain  # --keyboards reaches them too
+    assert scenes("tiles", tiles=1.0) != plain  # and --tiles

@@ -31,7 +31,7 @@ from scanner.synth.dice import (
     stretched_pips,
 )
 from scanner.synth.scene import SceneConfig, render_scene
-from scanner.synth.surfaces import sculpted_keyboard
+from scanner.synth.surfaces import loose_tiles, sculpted_keyboard
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -402,6 +402,22 @@ def test_sculpted_keyboards_are_drawn_only_when_asked_under_the_dice():
     _, _, stats, _ = cv2.connectedComponentsWithStats(tops, connectivity=4)
     sides = [max(w, h) for _, _, w, h, area in stats[1:] if 100 < area < 3000]
     assert len(sides) >= 20 and 15 <= np.median(sides) <= 45
+
+
+def test_loose_tiles_and_a_card_sized_to_the_dice_are_drawn_only_when_asked():
+    """SceneConfig.tiles (issue 19: letter tiles read as ones, a close card's clubs as threes):
+    at 0 the scenes keep their pixels; asked for, the table under the dice changes and the dice
+    and their labels do not."""
+    world = SceneConfig(world=1.0, jpeg_share=0.0)
+    default, zero = render_scene((3, 4), world), render_scene((3, 4), replace(world, tiles=0.0))
+    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
+    tiles = render_scene((3, 4), replace(world, tiles=1.0))
+    assert tiles.dice == default.dice and not np.array_equal(default.image, tiles.image)
+    flat = np.full((300, 300, 3), 0.3, np.float32)
+    drawn = loose_tiles(np.random.default_rng(0), flat, np.zeros((300, 300)), 40.0)
+    # A white card three to four and a half dice wide: its paper covers at least 3 x 4 dice.
+    paper = (drawn.astype(np.float32).min(axis=2) > 0.75).sum()
+    assert paper > 3 * 4 * 40 * 40 * 0.5
 
 
 def test_world_scenes_are_drawn_only_when_asked():

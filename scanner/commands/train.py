@@ -179,10 +179,12 @@ def run(args: argparse.Namespace) -> int:
         "face_world",
         "logo_sixes",
         "keyboards",
+        "tiles",
         "face_logo_sixes",
         "face_long_pips",
         "face_translucent",
         "face_keyboards",
+        "face_tiles",
         "face_board_logo_sixes",
     ):
         if not 0 <= getattr(args, share) <= 1:
@@ -220,6 +222,7 @@ def run(args: argparse.Namespace) -> int:
             side_pips=args.side_pips,
             logo_sixes=args.logo_sixes,
             keyboards=args.keyboards,
+            tiles=args.tiles,
         )
         best = train(
             data,
@@ -314,6 +317,7 @@ def run(args: argparse.Namespace) -> int:
             long_pips=args.face_long_pips,
             translucent=args.face_translucent,
             keyboards=args.face_keyboards,
+            tiles=args.face_tiles,
             board_sheen=args.face_board_sheen,
             shades=args.face_shades,
             boards=args.face_boards,

@@ -32,6 +32,7 @@ from scanner.synth.surfaces import (
     WORLD_DISTRACTORS,
     WORLD_SURFACE_WEIGHTS,
     WORLD_SURFACES,
+    loose_tiles,
     noise,
     sculpted_keyboard,
 )
@@ -88,6 +89,9 @@ class SceneConfig:
     # scenes keep their pixels; asked for, the keyboard changes the table under the dice and
     # nothing else.
     keyboards: float = 0.0
+    # The share of the world's scenes with loose die-sized tiles and a card sized to the dice
+    # (`surfaces.loose_tiles`), from its own random stream like the keyboards: 0 draws none.
+    tiles: float = 0.0
     # False: the camera's random white balance, exposure and gamma are drawn but not applied, so
     # the same seed gives the same scene under neutral light (benchmarks/light_ablation.py).
     light_shift: bool = True
@@ -310,6 +314,9 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     keys = rng.spawn(1)[0] if world and cfg.keyboards else None
     if keys is not None and keys.random() < cfg.keyboards:
         img = sculpted_keyboard(keys, img, bare, base)
+    loose = rng.spawn(1)[0] if world and cfg.tiles else None
+    if loose is not None and loose.random() < cfg.tiles:
+        img = loose_tiles(loose, img, bare, base)
     for _ in range(rng.integers(cfg.distractors[0], cfg.distractors[1] + 1)):
         draw = distractors[rng.integers(len(distractors))]
         img = draw(rng, img, bare if world and draw in UNDER_DICE else avoid)

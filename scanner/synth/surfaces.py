@@ -8,6 +8,8 @@ changes rendered pixels, so it bumps scanner.synth.scene.RENDERER.
 
 from __future__ import annotations
 
+from functools import partial
+
 import cv2
 import numpy as np
 
@@ -300,6 +302,39 @@ def _keys(rng, img, mask_avoid):
 LEGENDS = "QWERTYUIOPASDFGHJKLZXCVBNM1234567890.,;:'-=/[]`" + "." * 6 + "-" * 4
 
 
+def _cap(rgb, rng, centre, key: float, shade, look, legend: str, place: str, height: float):
+    """One sculpted cap (a keycap or a loose tile) of side `key` at `centre`: its skirt's four
+    sides shaded by the light, its top face inset and shifted, and a legend `height` of the
+    face tall, centred, in the corner or low (`look` = (top face's share of the side, light
+    direction, top face's shift, legend's ink))."""
+    top, light, shift, ink = look
+    cx, cy = centre
+    o = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key / 2 + (cx, cy)
+    t = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key * top / 2 + (cx, cy)
+    t += shift
+    for k, normal in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
+        lit = 0.7 + 0.45 * max(0.0, float(np.dot(normal, light)))
+        side = np.int32([o[k], o[(k + 1) % 4], t[(k + 1) % 4], t[k]])
+        cv2.fillConvexPoly(rgb, side, tuple(float(v) for v in shade * lit), cv2.LINE_AA)
+    r = max(1, int(key * top * rng.uniform(0.05, 0.2)))
+    a, b = (int(v) for v in t[0])
+    c, d = (int(v) for v in t[2])
+    _rounded_square(rgb, (a, b, c, d), r, tuple(float(v) for v in shade * 1.05))
+    if not legend:
+        return
+    scale = float(height * key * top / 22)
+    thick = max(1, int(round(scale * 2)))
+    (tw, th), _ = cv2.getTextSize(legend, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+    face = key * top
+    if place == "centre":
+        org = (cx + shift[0] - tw / 2, cy + shift[1] + th / 2)
+    elif place == "corner":
+        org = (t[0][0] + face * 0.15, t[0][1] + face * 0.15 + th)
+    else:
+        org = (t[0][0] + face * 0.15, t[2][1] - face * 0.15)
+    _text(rgb, legend, (int(org[0]), int(org[1])), scale, (ink,) * 3, thick)
+
+
 def sculpted_keyboard(rng, img, mask_avoid, die_px: float):
     """A keyboard of die-sized sculpted keycaps: each a tapered cap whose top face is a square
     inset in a skirt that the light shades side by side, with a small legend (often a single
@@ -335,32 +370,9 @@ def sculpted_keyboard(rng, img, mask_avoid, die_px: float):
         for (j, i), tone, legend, place, height in zip(
             caps, tones, legends, places, heights, strict=True
         ):
-            shade = cap * tint * tone
             cx, cy = x0 + (i + 0.5) * pitch, y0 + (j + 0.5) * pitch
-            o = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key / 2 + (cx, cy)
-            t = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key * top / 2 + (cx, cy)
-            t += shift
-            for k, normal in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
-                lit = 0.7 + 0.45 * max(0.0, float(np.dot(normal, light)))
-                side = np.int32([o[k], o[(k + 1) % 4], t[(k + 1) % 4], t[k]])
-                cv2.fillConvexPoly(rgb, side, tuple(float(v) for v in shade * lit), cv2.LINE_AA)
-            r = max(1, int(key * top * rng.uniform(0.05, 0.2)))
-            a, b = (int(v) for v in t[0])
-            c, d = (int(v) for v in t[2])
-            _rounded_square(rgb, (a, b, c, d), r, tuple(float(v) for v in shade * 1.05))
-            if not legend:
-                continue
-            scale = float(height * key * top / 22)
-            thick = max(1, int(round(scale * 2)))
-            (tw, th), _ = cv2.getTextSize(legend, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
-            face = key * top
-            if place == "centre":
-                org = (cx + shift[0] - tw / 2, cy + shift[1] + th / 2)
-            elif place == "corner":
-                org = (t[0][0] + face * 0.15, t[0][1] + face * 0.15 + th)
-            else:
-                org = (t[0][0] + face * 0.15, t[2][1] - face * 0.15)
-            _text(rgb, legend, (int(org[0]), int(org[1])), scale, (float(ink),) * 3, thick)
+            look = (top, light, shift, float(ink))
+            _cap(rgb, rng, (cx, cy), key, cap * tint * tone, look, legend, str(place), height)
 
     return _layer(rng, img, mask_avoid, draw, size)
 
@@ -392,10 +404,11 @@ def _suit(rgb, suit: int, cx: float, cy: float, s: float, col) -> None:
         cv2.line(rgb, (int(cx), int(cy)), (int(cx), int(cy + s)), c, max(1, int(s * 0.2)))
 
 
-def _pip_card(rng, img, mask_avoid):
+def _pip_card(rng, img, mask_avoid, width: float | None = None):
     """A playing card: white, rounded, with its rank's suit symbols in two or three columns
-    and the rank in the corners; cards were read as dice (precision 76 % on a set with cards)."""
-    cw = rng.uniform(45, 160)
+    and the rank in the corners; cards were read as dice (precision 76 % on a set with cards).
+    `width` in pixels, else drawn at random (`loose_tiles` sizes a card to the dice)."""
+    cw = rng.uniform(45, 160) if width is None else width
     ch = cw * 1.4
     size = int(ch * 1.5)
     paper = np.float32(rng.uniform(0.82, 0.98)) * (1 + rng.normal(0, 0.02, 3)).astype(np.float32)
@@ -474,6 +487,38 @@ def _tile_grid(rng, img, mask_avoid):
 
 WORLD_SURFACES = (wood_planks, wood, _cloth, _paper, _board)
 WORLD_SURFACE_WEIGHTS = (0.4, 0.1, 0.15, 0.15, 0.2)
+
+
+def _tile(rgb, alpha, *, rng, key: float, shade, look, legend: str, h: float) -> None:
+    """One loose tile of side `key` in the middle of its square canvas (`_layer`'s draw)."""
+    mid = rgb.shape[0] / 2
+    cv2.rectangle(alpha, (int(mid - key / 2 - 1),) * 2, (int(mid + key / 2 + 1),) * 2, 1.0, -1)
+    _cap(rgb, rng, (mid, mid), key, shade, look, legend, "centre", h)
+
+
+def loose_tiles(rng, img, mask_avoid, die_px: float):
+    """Square tiles the size of dice lying loose, a letter, a digit or a ring printed on each
+    or none, and a playing card sized to the dice, so that its suits are as big as pips up
+    close. Both were read as dice on another renderer's tables: a tile's letter as a one, a
+    club's three lobes as a three."""
+    card = die_px * rng.uniform(3.0, 4.5)
+    img = _pip_card(rng, img, mask_avoid, width=card)
+    for _ in range(int(rng.integers(2, 8))):
+        key = die_px * rng.uniform(1.0, 1.6)
+        shade = np.float32(rng.uniform(0.1, 0.95)) * rng.uniform(0.7, 1.0, 3).astype(np.float32)
+        ink = float(0.1 if shade.mean() > 0.5 else 0.9)
+        look = (rng.uniform(0.75, 0.9), rng.normal(0, 1, 2), rng.uniform(-0.05, 0.05, 2) * key, ink)
+        legend = (
+            str(rng.choice(list("ABCDEFGHKMNOPRSTWXZ0123456789O"))) if rng.random() > 0.2 else ""
+        )
+        height = rng.uniform(0.25, 0.6)
+        size = int(key * 2)
+
+        tile = partial(_tile, rng=rng, key=key, shade=shade, look=look, legend=legend, h=height)
+        img = _layer(rng, img, mask_avoid, tile, size)
+    return img
+
+
 WORLD_DISTRACTORS = (_hand, _card, _coin, _keys, _pip_card, _tile_grid)
 # What lies flat on the table: in the world's scenes the dice lie on it, so it is drawn whole
 # (kept off the dice, it left a bare ring round every die: a cue no real table gives).

@@ -137,6 +137,7 @@ def prepare(
     side_pips: bool = False,
     logo_sixes: float = 0.0,
     keyboards: float = 0.0,
+    tiles: float = 0.0,
 ) -> Path:
     """Synthetic set + real tiles (train split only) -> one mixed data YAML; returns its path.
 
@@ -144,7 +145,8 @@ def prepare(
     test/ split is never read here. `world`: the share of scenes from the wider world
     (`SceneConfig.world`), whose dice show pips on their sides with `side_pips`; `logo_sixes`
     of the dice print an emblem on their six (`SceneConfig.logo_sixes`); `keyboards` of the world's
-    scenes lie on sculpted keycaps (`SceneConfig.keyboards`). A set on disk
+    scenes lie on sculpted keycaps (`SceneConfig.keyboards`), `tiles` of them hold loose tiles
+    and a card sized to the dice (`SceneConfig.tiles`). A set on disk
     is kept as it is: other scenes need another `out`.
     """
     from scanner.synth.dataset import write_dataset, write_yaml
@@ -164,6 +166,7 @@ def prepare(
                 side_pips=side_pips,
                 logo_sixes=logo_sixes,
                 keyboards=keyboards,
+                tiles=tiles,
             ),
         )
     train_list = [str((synth / "images" / "train").resolve())]

@@ -52,6 +52,7 @@ def prepare(
     long_pips: float = 0.0,
     translucent: float = 0.0,
     keyboards: float = 0.0,
+    tiles: float = 0.0,
     board_sheen: float = 0.0,
     shades: str = "game",
     board_glare: float = 0.0,
@@ -68,7 +69,8 @@ def prepare(
     the scenes' dice print an emblem on their six (`SceneConfig.logo_sixes`), `long_pips` of
     them draw their pips long (`SceneConfig.long_pips`), `translucent` of them are of clear
     plastic (`SceneConfig.translucent`), and `keyboards` of the world's scenes lie on sculpted
-    keycaps (`SceneConfig.keyboards`). `board_sheen`
+    keycaps (`SceneConfig.keyboards`), `tiles` of them hold loose tiles and a card sized to the
+    dice (`SceneConfig.tiles`). `board_sheen`
     lays a lamp's sheen over the board frames' dice, training and validation alike
     (face_data.board_crops), and `board_glare` a wide lamp's glare over half the frames' top
     faces; `board_max_tilt` lets their cameras lean that far, and `board_others` lays up to
@@ -95,6 +97,7 @@ def prepare(
             long_pips=long_pips,
             translucent=translucent,
             keyboards=keyboards,
+            tiles=tiles,
         )
         _draw_scenes(out, synth_n, synth_val, seed, config)
         sets = _scene_sets(out, detector, seed, real_dir, synth_copies, real_copies)
@@ -260,6 +263,7 @@ def _scenes(config, train: int, val: int) -> dict:
         "long_pips": config.long_pips,
         "translucent": config.translucent,
         "keyboards": config.keyboards,
+        "tiles": config.tiles,
     }
 
 
@@ -277,6 +281,7 @@ def _drawn(synth: Path) -> dict:
         "long_pips": 0.0,
         "translucent": 0.0,
         "keyboards": 0.0,
+        "tiles": 0.0,
         **drawn,
     }
 
