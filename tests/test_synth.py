@@ -380,16 +380,22 @@ def test_translucent_dice_are_drawn_only_when_asked_and_show_the_pips_beneath():
     assert min(beneath) > 1.5 * max(between)  # the glow alone: about equal
 
 
+def _changes_only_the_table_and_only_when_asked(option: str, seed: tuple[int, int]) -> None:
+    """A world scene with `option` at 0 is the scene as before (no random number taken); at 1
+    its pixels change and its dice and labels do not."""
+    world = SceneConfig(world=1.0, jpeg_share=0.0)
+    default, zero = render_scene(seed, world), render_scene(seed, replace(world, **{option: 0.0}))
+    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
+    asked = render_scene(seed, replace(world, **{option: 1.0}))
+    assert asked.dice == default.dice and not np.array_equal(default.image, asked.image)
+
+
 def test_sculpted_keyboards_are_drawn_only_when_asked_under_the_dice():
     """SceneConfig.keyboards (issue 19: another renderer's keycaps, a small legend on a tapered
     cap, were read as ones): at 0 it takes no random number, so every set drawn before keeps its
     pixels; asked for, the keyboard changes the table and neither the dice nor their labels, and
     its caps are the dice's size, the size at which they pass for a die."""
-    world = SceneConfig(world=1.0, jpeg_share=0.0)
-    default, zero = render_scene((3, 2), world), render_scene((3, 2), replace(world, keyboards=0))
-    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
-    keys = render_scene((3, 2), replace(world, keyboards=1.0))
-    assert keys.dice == default.dice and not np.array_equal(default.image, keys.image)
+    _changes_only_the_table_and_only_when_asked("keyboards", (3, 2))
     flat = np.full((400, 400, 3), 0.5, np.float32)
     drawn = sculpted_keyboard(np.random.default_rng(1), flat, np.zeros((400, 400)), 30.0)
     drawn = drawn.astype(np.float32)
@@ -408,11 +414,7 @@ def test_loose_tiles_and_a_card_sized_to_the_dice_are_drawn_only_when_asked():
     """SceneConfig.tiles (issue 19: letter tiles read as ones, a close card's clubs as threes):
     at 0 the scenes keep their pixels; asked for, the table under the dice changes and the dice
     and their labels do not."""
-    world = SceneConfig(world=1.0, jpeg_share=0.0)
-    default, zero = render_scene((3, 4), world), render_scene((3, 4), replace(world, tiles=0.0))
-    assert np.array_equal(default.image, zero.image) and default.dice == zero.dice
-    tiles = render_scene((3, 4), replace(world, tiles=1.0))
-    assert tiles.dice == default.dice and not np.array_equal(default.image, tiles.image)
+    _changes_only_the_table_and_only_when_asked("tiles", (3, 4))
     flat = np.full((300, 300, 3), 0.3, np.float32)
     drawn = loose_tiles(np.random.default_rng(0), flat, np.zeros((300, 300)), 40.0)
     # A white card three to four and a half dice wide: its paper covers at least 3 x 4 dice.
