@@ -507,7 +507,9 @@ def loose_tiles(rng, img, mask_avoid, die_px: float):
         key = die_px * rng.uniform(1.0, 1.6)
         shade = np.float32(rng.uniform(0.1, 0.95)) * rng.uniform(0.7, 1.0, 3).astype(np.float32)
         ink = float(0.1 if shade.mean() > 0.5 else 0.9)
-        look = (rng.uniform(0.75, 0.9), rng.normal(0, 1, 2), rng.uniform(-0.05, 0.05, 2) * key, ink)
+        light = rng.normal(0, 1, 2)
+        light /= np.linalg.norm(light) + 1e-6  # a direction, as the keyboard's
+        look = (rng.uniform(0.75, 0.9), light, rng.uniform(-0.05, 0.05, 2) * key, ink)
         legend = (
             str(rng.choice(list("ABCDEFGHKMNOPRSTWXZ0123456789O"))) if rng.random() > 0.2 else ""
         )
