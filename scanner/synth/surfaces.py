@@ -309,12 +309,13 @@ def _cap(rgb, rng, centre, key: float, shade, look, legend: str, place: str, hei
     direction, top face's shift, legend's ink))."""
     top, light, shift, ink = look
     cx, cy = centre
-    o = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key / 2 + (cx, cy)
-    t = np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * key * top / 2 + (cx, cy)
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float32)
+    o = corners * key / 2 + np.array((cx, cy))
+    t = corners * key * top / 2 + np.array((cx, cy))
     t += shift
     for k, normal in enumerate(((0, -1), (1, 0), (0, 1), (-1, 0))):
         lit = 0.7 + 0.45 * max(0.0, float(np.dot(normal, light)))
-        side = np.int32([o[k], o[(k + 1) % 4], t[(k + 1) % 4], t[k]])
+        side = np.array([o[k], o[(k + 1) % 4], t[(k + 1) % 4], t[k]], np.int32)
         cv2.fillConvexPoly(rgb, side, tuple(float(v) for v in shade * lit), cv2.LINE_AA)
     r = max(1, int(key * top * rng.uniform(0.05, 0.2)))
     a, b = (int(v) for v in t[0])
