@@ -311,12 +311,11 @@ def render_scene(seed: int | tuple[int, ...], cfg: SceneConfig | None = None) ->
     for x, y, size in centres:
         cv2.circle(avoid, (int(x), int(y)), int(size * 0.9), 1.0, -1)
     bare = np.zeros_like(avoid)
-    keys = rng.spawn(1)[0] if world and cfg.keyboards else None
-    if keys is not None and keys.random() < cfg.keyboards:
-        img = sculpted_keyboard(keys, img, bare, base)
-    loose = rng.spawn(1)[0] if world and cfg.tiles else None
-    if loose is not None and loose.random() < cfg.tiles:
-        img = loose_tiles(loose, img, bare, base)
+    # What lies under the dice when asked for, each from its own stream (none: no number taken).
+    for share, lay in ((cfg.keyboards, sculpted_keyboard), (cfg.tiles, loose_tiles)):
+        own = rng.spawn(1)[0] if world and share else None
+        if own is not None and own.random() < share:
+            img = lay(own, img, bare, base)
     for _ in range(rng.integers(cfg.distractors[0], cfg.distractors[1] + 1)):
         draw = distractors[rng.integers(len(distractors))]
         img = draw(rng, img, bare if world and draw in UNDER_DICE else avoid)

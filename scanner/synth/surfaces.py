@@ -360,6 +360,7 @@ def sculpted_keyboard(rng, img, mask_avoid, die_px: float):
     legends = [str(rng.choice(list(LEGENDS))) if rng.random() > 0.15 else "" for _ in caps]
     places = rng.choice(["centre", "centre", "corner", "low"], len(caps))
     heights = rng.uniform(0.12, 0.4, len(caps))
+    look = (top, light, shift, float(ink))
 
     def draw(rgb, alpha):
         x0 = (size - cols * pitch) / 2
@@ -372,7 +373,6 @@ def sculpted_keyboard(rng, img, mask_avoid, die_px: float):
             caps, tones, legends, places, heights, strict=True
         ):
             cx, cy = x0 + (i + 0.5) * pitch, y0 + (j + 0.5) * pitch
-            look = (top, light, shift, float(ink))
             _cap(rgb, rng, (cx, cy), key, cap * tint * tone, look, legend, str(place), height)
 
     return _layer(rng, img, mask_avoid, draw, size)

@@ -550,13 +550,15 @@ class Palette:
             k = int(row.argmin())
             said = None if reader is None else reader[i]
             reach = 1.0
+            # Where the reader disagrees: its runner-up may still name the nearest reference.
             second = reader_p is not None and _runner_up(reader_p[i], names[k])
+            disagree = 1.0 if second else DISAGREE_REACH
             if reader is None:
                 pass
             elif said == names[k]:
                 reach = AGREE_REACH
             elif said is None:
-                reach = 1.0 if second else DISAGREE_REACH
+                reach = disagree
             elif READER_CHOOSES:
                 if said not in self.colors:
                     out.append(None)
@@ -564,7 +566,7 @@ class Palette:
                 if row[names.index(said)] <= READER_CHOOSES * self.limit(said):
                     out.append(said)
                     continue
-                reach = 1.0 if second else DISAGREE_REACH
+                reach = disagree
             out.append(names[k] if row[k] <= reach * self.limit(names[k]) else None)
         return out
 
