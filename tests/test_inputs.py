@@ -222,6 +222,8 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         (["train", "--face-translucent", "2"], "train.bad-option", "$.face_translucent"),
         (["train", "--face-keyboards", "-1"], "train.bad-option", "$.face_keyboards"),
         (["train", "--tiles", "1.5"], "train.bad-option", "$.tiles"),
+        (["train", "--face-learns", "value"], "train.bad-option", "$.face_learns"),
+        (["train", "--face-learns", "gate"], "train.bad-option", "$.face_init"),
         (
             ["train", "--face-board-logo-sixes", "2"],
             "train.bad-option",
@@ -257,6 +259,8 @@ def test_line_breaks_taken_from_the_input_stay_escaped(tmp_path, name):
         "train-translucent",
         "train-face-keyboards",
         "train-tiles",
+        "train-face-learns",
+        "train-gate-without-init",
         "train-board-logo-sixes",
         "eval-tables",
         "eval-finder-scale",

@@ -135,3 +135,47 @@ def test_a_board_reader_learns_from_board_frames_alone_and_starts_from_a_reader(
     fresh = face_train.train(train, val, "fresh", epochs=1, batch=64, lr=1e-12)
     c = torch.load(fresh, weights_only=False)["model"]
     assert not all(torch.allclose(a[k], c[k], atol=1e-6) for k in weights)
+
+
+@pytest.mark.slow
+def test_a_reader_that_learns_only_what_is_no_die_keeps_every_other_weight(tmp_path, monkeypatch):
+    """`--face-learns gate`: the reader gains a die-or-not branch, which learns; every other
+    weight and the batch norms' statistics stay the init reader's, so its values and colours
+    are the init reader's, exported too."""
+    pytest.importorskip("torch")
+    import torch
+
+    from scanner.training import face_data, face_model, face_train
+    from scanner.vision.evaluate import images_in
+
+    monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
+    sample = REPO / "datasets" / "dice8"
+    data = face_data.collect(
+        images_in(sample / "images" / "train"),
+        sample / "labels" / "train",
+        sample / "colors" / "train",
+        None,
+        copies=2,
+        seed=0,
+    )
+    first = face_train.train(data, {"val": data}, "first", epochs=1, batch=32)
+    gate = face_train.train(
+        data, {"val": data}, "gate", epochs=2, batch=32, lr=0.05, init=first, learns="gate"
+    )
+    a, b = (torch.load(p, weights_only=False)["model"] for p in (first, gate))
+    assert set(b) - set(a) and all(k.startswith("gate.") for k in set(b) - set(a))
+    assert all(torch.equal(a[k], b[k]) for k in a)  # BN statistics too
+
+    import cv2
+
+    from scanner.vision.face import FaceReader
+
+    img = cv2.imread(str(images_in(sample / "images" / "val")[0]))
+    boxes = np.array([[10, 10, 50, 50], [60, 40, 110, 95]], float)
+    readings = [
+        FaceReader(face_model.export_onnx(p, tmp_path / f"{p.parent.name}.onnx")).read(img, boxes)
+        for p in (first, gate)
+    ]
+    (die_a, value_a, color_a), (die_b, value_b, color_b) = readings
+    assert np.array_equal(value_a, value_b) and np.array_equal(color_a, color_b)
+    assert not np.array_equal(die_a, die_b)

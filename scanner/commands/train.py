@@ -166,6 +166,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if not args.face_lr > 0:
         raise InputError("train.bad-option", "--face-lr must be above 0", "$.face_lr")
+    if args.face_learns not in ("all", "gate"):
+        raise InputError("train.bad-option", "--face-learns must be all or gate", "$.face_learns")
+    if args.face_learns == "gate" and not args.face_init:
+        raise InputError(
+            "train.bad-option",
+            "--face-learns gate needs --face-init: the reader whose value and colour it keeps",
+            "$.face_init",
+        )
     from scanner.synth.dice import SHADE_CHOICES
 
     if args.face_shades not in SHADE_CHOICES:
@@ -336,6 +344,7 @@ def run(args: argparse.Namespace) -> int:
             seed=args.face_train_seed,
             log=lambda row: print(row, file=sys.stderr, flush=True),
             init=Path(args.face_init) if args.face_init else None,
+            learns=args.face_learns,
         )
         out = face_model.export_onnx(best, Path(args.face_out))
         result.update(face_weights=str(best), face_onnx=str(out))

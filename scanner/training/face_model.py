@@ -14,8 +14,14 @@ from scanner.training.detector import OPSET
 from scanner.vision.face import COLOR_CLASSES, CROP, DICE_LIGHT, N_LIGHT
 
 
-def build_model(width: tuple[int, int, int, int] = (16, 32, 64, 128), n_light: int = N_LIGHT):
-    """The reader's CNN; its forward takes (crop 0..1 BGR, light) and returns probabilities."""
+def build_model(
+    width: tuple[int, int, int, int] = (16, 32, 64, 128), n_light: int = N_LIGHT, gate: bool = False
+):
+    """The reader's CNN; its forward takes (crop 0..1 BGR, light) and returns probabilities.
+
+    `gate`: P(die) comes from a branch of its own on the convolutions' features, not from the
+    head the value and colour share, so that a reader can learn what is no die (`face_train`'s
+    `learns="gate"`) while every weight its values and colours come from stays as it was."""
     import torch
     from torch import nn
 
@@ -52,6 +58,16 @@ def build_model(width: tuple[int, int, int, int] = (16, 32, 64, 128), n_light: i
             self.die = nn.Linear(128, 1)
             self.value = nn.Linear(128, 6)
             self.color = nn.Linear(128, len(COLOR_CLASSES))
+            self.gate = (
+                nn.Sequential(
+                    nn.BatchNorm1d(c4 + n_light),
+                    nn.Linear(c4 + n_light, 64),
+                    nn.ReLU(inplace=True),
+                    nn.Linear(64, 1),
+                )
+                if gate
+                else None
+            )
 
         def logits(self, crop, light):
             # The crop as seen and divided by the light's colour as the scene's dice show it
@@ -59,8 +75,10 @@ def build_model(width: tuple[int, int, int, int] = (16, 32, 64, 128), n_light: i
             gain = light[:, DICE_LIGHT] / light[:, DICE_LIGHT].mean(1, keepdim=True)
             corrected = (crop / gain[:, :, None, None]).clamp(0, 2)
             f = self.features(torch.cat([crop, corrected], 1))
-            h = self.head(torch.cat([f, light], 1))
-            return self.die(h)[:, 0], self.value(h), self.color(h)
+            seen = torch.cat([f, light], 1)
+            h = self.head(seen)
+            die = self.gate(seen) if self.gate is not None else self.die(h)
+            return die[:, 0], self.value(h), self.color(h)
 
         def forward(self, crop, light):
             d, v, c = self.logits(crop, light)
@@ -74,8 +92,9 @@ def export_onnx(weights: Path, dest: Path) -> Path:
     outputs die (N,), value (N,6), color (N,6)."""
     import torch
 
-    model = build_model()
-    model.load_state_dict(torch.load(weights, weights_only=False)["model"])
+    state = torch.load(weights, weights_only=False)["model"]
+    model = build_model(gate=any(k.startswith("gate.") for k in state))
+    model.load_state_dict(state)
     model.eval()
     dest.parent.mkdir(parents=True, exist_ok=True)
     args = (torch.zeros(2, 3, CROP, CROP), torch.full((2, N_LIGHT), 0.8))

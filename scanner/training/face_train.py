@@ -106,11 +106,16 @@ def train(
     threads: int | None = None,
     log=print,
     init: Path | None = None,
+    learns: str = "all",
 ) -> Path:
     """Train (or resume runs/face/NAME/last.pt) and return the best checkpoint's path.
 
     `init`: start from that reader's weights (a `face.pt`) instead of at random: the reader for
     the board alone is the shipped reader taught the board's harder light, not a new one.
+    `learns` "gate": `init`'s reader with a die-or-not branch of its own (`build_model`'s
+    `gate`), and only that branch learns; every other weight, the batch norms' statistics
+    included, stays `init`'s, so the values and colours it reads are `init`'s to the bit (a
+    reader that learns what is no die without forgetting how it reads dice).
 
     The best epoch is chosen on the validation sets' mean die, value and colour accuracy (never
     on a test split).
@@ -123,10 +128,17 @@ def train(
     run = RUNS / name
     run.mkdir(parents=True, exist_ok=True)
     # channels-last convolutions train ~1.6x faster on this CPU (measured).
-    model = build_model().to(memory_format=torch.channels_last)
+    gate = learns == "gate"
+    model = build_model(gate=gate).to(memory_format=torch.channels_last)
     if init is not None:
-        model.load_state_dict(torch.load(init, weights_only=False)["model"])
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+        # A gate is new: the init reader has none (or, resumed below, it comes with last.pt).
+        state = torch.load(init, weights_only=False)["model"]
+        model.load_state_dict(state, strict=not gate or any(k.startswith("gate.") for k in state))
+    if gate:
+        model.requires_grad_(False)
+        model.gate.requires_grad_(True)
+    learning = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(learning, lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(train_set) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     start, best_score = 0, -1.0
@@ -139,7 +151,11 @@ def train(
         start, best_score = ck["epoch"] + 1, ck["best"]
     rng = np.random.default_rng(seed + start)
     for epoch in range(start, epochs):
-        model.train()
+        # Only the gate learning: the rest runs as at inference (no dropout, and the batch
+        # norms keep their statistics).
+        model.train(not gate)
+        if gate:
+            model.gate.train()
         t0, total, n = time.time(), 0.0, 0
         idx = rng.permutation(len(train_set))
         bar = tqdm(
