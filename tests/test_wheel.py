@@ -56,7 +56,8 @@ def test_an_installed_wheel_reads_dice_with_its_own_models(tmp_path):
             "import scanner.vision.detect as d, scanner.vision.face as f, "
             "scanner.vision.layout as l, scanner.vision.sixes as x; "
             "from scanner.shipped import shipped as s; "
-            "print(d.DEFAULT_MODEL, f.DEFAULT_FACE_MODEL, l.DEFAULT_LAYOUT, x.EMBLEM_MODEL, "
+            "print(d.DEFAULT_MODEL, f.DEFAULT_FACE_MODEL, f.PHOTO_FACE_MODEL, "
+            "f.PHOTO_FACE_MODEL.with_suffix('.confidence.json'), l.DEFAULT_LAYOUT, x.EMBLEM_MODEL, "
             "s('seeds/RULES.md'), s('seeds/components.json'), s('calibration/markers-a3.pdf'))",
         ],
         cwd=away,
@@ -64,7 +65,7 @@ def test_an_installed_wheel_reads_dice_with_its_own_models(tmp_path):
         capture_output=True,
         text=True,
     ).stdout.split()
-    assert len(where) == 7
+    assert len(where) == 9
     for path in where:
         assert Path(path).is_file() and str(env) in path, path  # inside the installed package
     photo = next(PHOTO.glob("*.jpg"))

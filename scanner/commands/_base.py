@@ -20,7 +20,10 @@ def reader_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--face",
         default=None,
-        help="face reader ONNX (default: models/face.onnx); 'none': the detector alone",
+        help=(
+            "face reader ONNX (default: models/photos_face.onnx on photos, models/face.onnx on "
+            "the board); 'none': the detector alone"
+        ),
     )
     p.add_argument(
         "--coarse",

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         args.model or PHOTO_MODEL,
         imgsz=args.imgsz,
         conf=args.conf,
-        reader=face_reader(args.face),
+        reader=face_reader(args.face, photos=True),
         coarse=args.coarse or None,
     )
     rows = []

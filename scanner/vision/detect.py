@@ -177,10 +177,13 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int = 300, vote
     return boxes[keep], votes.argmax(1) + 1, best[keep]
 
 
-def face_reader(option: str | None) -> str | bool:
-    """A command's --face option as DiceDetector's `reader`: None the shipped one, 'none' off."""
+def face_reader(option: str | None, photos: bool = False) -> str | os.PathLike | bool:
+    """A command's --face option as DiceDetector's `reader`: None the shipped one (for `photos`,
+    the photo reader where it ships), 'none' off."""
     if option is None:
-        return True
+        from scanner.vision.face import PHOTO_FACE_MODEL
+
+        return PHOTO_FACE_MODEL if photos and PHOTO_FACE_MODEL.is_file() else True
     return False if option.lower() == "none" else option
 
 

@@ -31,6 +31,11 @@ from scanner.rules.components import PLAYER_COLORS
 from scanner.shipped import shipped
 
 DEFAULT_FACE_MODEL = shipped("models/face.onnx")
+# The reader for photos (`alea dice`, the photo rows of `alea eval`): the table's reader with a
+# die-or-not branch of its own taught keyboards, tiles and cards (scanner.training.face_model's
+# `gate`). Its values and colours are the table's reader's; it rejects more of what the wider
+# world puts under a camera (model card, "A reader for photos").
+PHOTO_FACE_MODEL = shipped("models/photos_face.onnx")
 CROP = 40
 MARGIN = 1.25
 N_LIGHT = 16  # len(scene_light(...))
