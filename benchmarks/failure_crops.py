@@ -24,7 +24,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scanner.vision.detect import PHOTO_MODEL, DiceDetector, load_image  # noqa: E402
+from scanner.vision.detect import PHOTO_MODEL, DiceDetector, face_reader, load_image  # noqa: E402
 from scanner.vision.evaluate import images_in, match, read_truth  # noqa: E402
 from scanner.vision.face import face_crops  # noqa: E402
 
@@ -97,8 +97,9 @@ def main() -> int:
     ap.add_argument("--imgsz", type=int, default=640)
     ap.add_argument("--limit", type=int, default=60, help="at most this many tiles")
     ap.add_argument("--model", default=str(PHOTO_MODEL), help="the detector (a candidate's ONNX)")
+    ap.add_argument("--face", default=None, help="the reader (default: the photo reader)")
     args = ap.parse_args()
-    det = DiceDetector(args.model, imgsz=args.imgsz)
+    det = DiceDetector(args.model, imgsz=args.imgsz, reader=face_reader(args.face, photos=True))
     if args.photos:
         name, where = Path(args.photos).name, (Path(args.photos), "images", "labels", None)
     else:
