@@ -55,6 +55,23 @@ def test_train_export_infer(tmp_path):
     assert (dice.xyxy[:, 2] <= img.shape[1]).all() and (dice.xyxy[:, 3] <= img.shape[0]).all()
 
 
+def dice8_crops(split: str, copies: int, jitter: bool = True):
+    """The reader's crops of the small sample set's `split`, its labelled boxes only."""
+    from scanner.training import face_data
+    from scanner.vision.evaluate import images_in
+
+    sample = REPO / "datasets" / "dice8"
+    return face_data.collect(
+        images_in(sample / "images" / split),
+        sample / "labels" / split,
+        sample / "colors" / split,
+        None,
+        copies=copies,
+        seed=0,
+        jitter=jitter,
+    )
+
+
 @pytest.mark.slow
 def test_face_reader_train_export_read(tmp_path, monkeypatch):
     pytest.importorskip("torch")
@@ -65,9 +82,7 @@ def test_face_reader_train_export_read(tmp_path, monkeypatch):
     monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
     sample = REPO / "datasets" / "dice8"
     paths = images_in(sample / "images" / "train")
-    data = face_data.collect(
-        paths, sample / "labels" / "train", sample / "colors" / "train", None, copies=3, seed=0
-    )
+    data = dice8_crops("train", copies=3)
     labels = sum(
         len((sample / "labels" / "train" / f"{p.stem}.txt").read_text().split("\n")) - 1
         for p in paths
@@ -77,15 +92,7 @@ def test_face_reader_train_export_read(tmp_path, monkeypatch):
     # without a detector the only negatives are the squares of bare surface, two an image at most
     assert 0 < (~pos).sum() <= face_data.SURFACE_NEGATIVES * len(paths)
     assert (data.value[~pos] == -1).all() and (data.color[~pos] == -1).all()
-    val = face_data.collect(
-        images_in(sample / "images" / "val"),
-        sample / "labels" / "val",
-        sample / "colors" / "val",
-        None,
-        copies=1,
-        seed=0,
-        jitter=False,
-    )
+    val = dice8_crops("val", copies=1, jitter=False)
     best = face_train.train(data, {"val": val}, "e2e", epochs=2, batch=16)
     log = (tmp_path / "runs" / "e2e" / "log.jsonl").read_text().splitlines()
     assert len(log) == 2  # one row per epoch; a second call resumes and trains no more
@@ -145,19 +152,12 @@ def test_a_reader_that_learns_only_what_is_no_die_keeps_every_other_weight(tmp_p
     pytest.importorskip("torch")
     import torch
 
-    from scanner.training import face_data, face_model, face_train
+    from scanner.training import face_model, face_train
     from scanner.vision.evaluate import images_in
 
     monkeypatch.setattr(face_train, "RUNS", tmp_path / "runs")
     sample = REPO / "datasets" / "dice8"
-    data = face_data.collect(
-        images_in(sample / "images" / "train"),
-        sample / "labels" / "train",
-        sample / "colors" / "train",
-        None,
-        copies=2,
-        seed=0,
-    )
+    data = dice8_crops("train", copies=2)
     first = face_train.train(data, {"val": data}, "first", epochs=1, batch=32)
     gate = face_train.train(
         data, {"val": data}, "gate", epochs=2, batch=32, lr=0.05, init=first, learns="gate"
