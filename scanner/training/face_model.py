@@ -87,13 +87,18 @@ def build_model(
     return FaceNet()
 
 
+def has_gate(state: dict) -> bool:
+    """Whether a reader's weights (a checkpoint's state dict) hold a die-or-not branch."""
+    return any(k.startswith("gate.") for k in state)
+
+
 def export_onnx(weights: Path, dest: Path) -> Path:
     """The checkpoint as ONNX (opset 18, dynamic batch): inputs crop (N,3,S,S), light (N,N_LIGHT);
     outputs die (N,), value (N,6), color (N,6)."""
     import torch
 
     state = torch.load(weights, weights_only=False)["model"]
-    model = build_model(gate=any(k.startswith("gate.") for k in state))
+    model = build_model(gate=has_gate(state))
     model.load_state_dict(state)
     model.eval()
     dest.parent.mkdir(parents=True, exist_ok=True)

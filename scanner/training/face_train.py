@@ -17,7 +17,7 @@ from tqdm import tqdm
 
 from scanner import shipped
 from scanner.training.face_data import CropSet
-from scanner.training.face_model import build_model
+from scanner.training.face_model import build_model, has_gate
 
 RUNS = shipped.RUNS / "face"
 
@@ -133,7 +133,7 @@ def train(
     if init is not None:
         # A gate is new: the init reader has none (or, resumed below, it comes with last.pt).
         state = torch.load(init, weights_only=False)["model"]
-        model.load_state_dict(state, strict=not gate or any(k.startswith("gate.") for k in state))
+        model.load_state_dict(state, strict=not gate or has_gate(state))
     if gate:
         model.requires_grad_(False)
         model.gate.requires_grad_(True)
